@@ -18,7 +18,6 @@ from typing import Any, TypeVar
 from .clock import ensure_utc
 from .errors import InvalidInput
 
-
 E = TypeVar("E", bound=StrEnum)
 
 

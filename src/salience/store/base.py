@@ -39,7 +39,7 @@ class Store(Protocol):
 
     @property
     def backend(self) -> str:
-        """"sqlite" or "postgres"."""
+        """ "sqlite" or "postgres"."""
         ...
 
     def close(self) -> None: ...

@@ -1,0 +1,73 @@
+"""Split content into chunks of at most `max_bytes` UTF-8 bytes (design A's MaxChunkBytes).
+
+Splits on paragraph and sentence boundaries first, then on whitespace, and only as a last resort
+inside a word — but never inside a multi-byte character. Chunks are stripped of surrounding
+whitespace; joining them with single spaces reproduces the text's words in order.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？…])\s+|\n\s*\n+|\n")
+
+
+def chunk_text(text: str, max_bytes: int = 1200) -> list[str]:
+    """Chunks of `text`, each non-empty and at most `max_bytes` bytes when UTF-8 encoded."""
+    if max_bytes < 8:
+        raise ValueError("max_bytes must be at least 8")
+    text = text.strip()
+    if not text:
+        return []
+    if _size(text) <= max_bytes:
+        return [text]
+    chunks: list[str] = []
+    current = ""
+    for piece in _pieces(text, max_bytes):
+        candidate = f"{current} {piece}" if current else piece
+        if _size(candidate) <= max_bytes:
+            current = candidate
+        else:
+            if current:
+                chunks.append(current)
+            current = piece
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _size(s: str) -> int:
+    return len(s.encode("utf-8"))
+
+
+def _pieces(text: str, max_bytes: int) -> list[str]:
+    """Sentences, with any sentence longer than `max_bytes` split into words / byte-safe parts."""
+    out: list[str] = []
+    for sentence in _SENTENCE_END.split(text):
+        sentence = sentence.strip()
+        if not sentence:
+            continue
+        if _size(sentence) <= max_bytes:
+            out.append(sentence)
+            continue
+        for word in sentence.split():
+            if _size(word) <= max_bytes:
+                out.append(word)
+            else:
+                out.extend(_split_word(word, max_bytes))
+    return out
+
+
+def _split_word(word: str, max_bytes: int) -> list[str]:
+    """Cut an over-long word into parts of at most `max_bytes` bytes on character boundaries."""
+    parts: list[str] = []
+    start = 0
+    size = 0
+    for i, ch in enumerate(word):
+        n = len(ch.encode("utf-8"))
+        if size + n > max_bytes:
+            parts.append(word[start:i])
+            start, size = i, 0
+        size += n
+    parts.append(word[start:])
+    return parts

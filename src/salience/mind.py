@@ -1,0 +1,382 @@
+"""`Mind`: the facade users hold. It wires a store, an embedder and a clock together and is the
+one place every interface (SDK, CLI, HTTP, MCP) calls into."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .clock import Clock, SystemClock
+from .config import Config
+from .errors import EmbedderMismatch, InvalidInput, NotFound
+from .models import (
+    EmbeddingInfo,
+    FrameType,
+    Importance,
+    Memory,
+    MemoryFilter,
+    MemoryType,
+    SearchHit,
+    Source,
+    check_text,
+    content_hash,
+    new_id,
+    validate_memory,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .embed.base import Embedder
+    from .store.base import Store
+
+_UPDATABLE = frozenset(
+    {
+        "content",
+        "summary",
+        "memory_type",
+        "importance",
+        "source",
+        "salience",
+        "confidence",
+        "usefulness",
+        "tags",
+        "entities",
+        "superseded_by",
+        "related_ids",
+        "session_id",
+        "t",
+        "frame_type",
+        "base_frame_id",
+        "pinned",
+        "occurred_at",
+        "metadata",
+    }
+)
+
+
+class Mind:
+    """One mind: a unit of memory isolation (design B), e.g. a person's or a workspace's.
+
+    Build it with `Mind.open(...)`; use it as a context manager or call `close()`.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        config: Config | None = None,
+        embedder: Embedder | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.config = config or Config()
+        self.store = store
+        self.clock: Clock = clock or SystemClock()
+        self._embedder = embedder
+        self._embedder_lock = threading.Lock()
+
+    @classmethod
+    def open(
+        cls,
+        name_or_path: str | Path = "default",
+        *,
+        config: Config | None = None,
+        backend: str | None = None,
+        dsn: str | None = None,
+        embedder: Embedder | None = None,
+        clock: Clock | None = None,
+    ) -> Mind:
+        """Open (creating if needed) a mind.
+
+        Args:
+            name_or_path: a mind name (letters, digits, `_-.`), stored under the data
+                directory, or a `pathlib.Path` to an SQLite file.
+            config: settings; defaults to `Config()` (env vars `SALIENCE_*`).
+            backend: "sqlite" (default) or "postgres"; overrides `config.backend`.
+            dsn: PostgreSQL DSN; overrides `config.dsn`.
+            embedder: an `Embedder`; defaults to the one `config.embedder` names. Built lazily.
+            clock: time source; defaults to the system clock.
+
+        Raises:
+            InvalidMindName: the name contains separators, `..` or other disallowed characters.
+            StoreError: the database cannot be opened or is not a Salience mind.
+            EmbedderMismatch: `embedder` differs from the one the mind was built with.
+        """
+        from .store import open_store
+
+        config = config or Config()
+        if dsn is not None:
+            config = config.model_copy(update={"dsn": dsn, "backend": backend or "postgres"})
+        store = open_store(config, name_or_path, backend=backend)
+        mind = cls(store, config=config, embedder=embedder, clock=clock)
+        if embedder is not None:
+            try:
+                mind._check_pin(embedder)
+            except Exception:
+                store.close()
+                raise
+        return mind
+
+    # -- lifecycle ------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.store.mind
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Mind:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Mind({self.name!r}, backend={self.store.backend!r})"
+
+    # -- embedding ------------------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder, built on first use and checked against the mind's pinned model."""
+        if self._embedder is None:
+            with self._embedder_lock:
+                if self._embedder is None:
+                    from .embed import make_embedder
+
+                    pinned = self.store.embedding_info()
+                    emb = make_embedder(self.config, prefer=pinned.model if pinned else None)
+                    self._check_pin(emb)
+                    self._embedder = emb
+        return self._embedder
+
+    def _check_pin(self, embedder: Embedder) -> None:
+        pinned = self.store.embedding_info()
+        if pinned is not None and pinned != EmbeddingInfo(embedder.model, embedder.dim):
+            raise EmbedderMismatch(
+                f"mind {self.name!r} was built with embedder {pinned.model} ({pinned.dim} dims); "
+                f"refusing {embedder.model} ({embedder.dim} dims). Open it with the same "
+                "embedder (SALIENCE_EMBEDDER), or migrate it with `salience reembed`."
+            )
+
+    def _embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        emb = self.embedder
+        self.store.pin_embedding(EmbeddingInfo(emb.model, emb.dim))
+        return emb.embed_passages(list(texts))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """The query embedding of `text` (shape (dim,))."""
+        return self.embedder.embed_queries([text])[0]
+
+    # -- writing --------------------------------------------------------------------------
+    def add(
+        self,
+        content: str | bytes,
+        *,
+        memory_type: MemoryType | str = MemoryType.GENERAL,
+        salience: float = 5.0,
+        tags: Sequence[str] | None = None,
+        entities: Sequence[str] | None = None,
+        source: Source | str = Source.USER_STATED,
+        importance: Importance | str = Importance.NORMAL,
+        summary: str = "",
+        confidence: float = 0.5,
+        metadata: Mapping[str, Any] | None = None,
+        session_id: str | None = None,
+        occurred_at: datetime | None = None,
+        pinned: bool = False,
+        related_ids: Sequence[str] | None = None,
+    ) -> str:
+        """Store `content` and return its id (the first chunk's id when it was chunked).
+
+        Content over `config.chunk_bytes` is split into linked chunks (same fields; later chunks
+        carry `parent_id` = the first chunk's id). Content already stored verbatim (SHA-256 of
+        the trimmed text) is not stored again: the existing id is returned.
+
+        Raises:
+            InvalidInput: empty content, NUL characters, invalid UTF-8, bad enum values, ...
+            ContentTooLarge: content over `config.max_content_bytes`.
+            EmbeddingError / EmbedderMismatch: the embedder failed or differs from the mind's.
+        """
+        return self.add_many(
+            [
+                dict(
+                    content=content,
+                    memory_type=memory_type,
+                    salience=salience,
+                    tags=tags,
+                    entities=entities,
+                    source=source,
+                    importance=importance,
+                    summary=summary,
+                    confidence=confidence,
+                    metadata=metadata,
+                    session_id=session_id,
+                    occurred_at=occurred_at,
+                    pinned=pinned,
+                    related_ids=related_ids,
+                )
+            ]
+        )[0]
+
+    def add_many(
+        self,
+        items: Iterable[str | Mapping[str, Any]],
+        *,
+        vectors: np.ndarray | None = None,
+    ) -> list[str]:
+        """Store many memories with batched embedding; returns one id per item, in order.
+
+        Each item is a string or a mapping of `add()`'s keyword arguments. `vectors` (optional,
+        one row per item, only for items that fit in one chunk) skips embedding — for imports
+        and benchmarks with precomputed embeddings. All new rows are written in one transaction.
+        """
+        now = self.clock.now()
+        records: list[Memory] = []
+        item_ids: list[str] = []
+        given: list[int] = []  # row in `vectors` for each new record, when vectors are given
+        seen: dict[str, str] = {}
+        for idx, item in enumerate(items):
+            fields = {"content": item} if isinstance(item, str | bytes) else dict(item)
+            chunks = self._prepare(fields, now)
+            if vectors is not None and len(chunks) > 1:
+                raise InvalidInput(
+                    f"item {idx} needs {len(chunks)} chunks; precomputed vectors need one-chunk items"
+                )
+            first_id: str | None = None
+            for m in chunks:
+                existing = seen.get(m.content_hash) or self.store.find_by_hash(m.content_hash)
+                if existing is not None:
+                    first_id = first_id or existing
+                    continue
+                if first_id is None:
+                    first_id = m.id
+                else:
+                    m.parent_id = first_id
+                seen[m.content_hash] = m.id
+                records.append(m)
+                given.append(idx)
+            assert first_id is not None
+            item_ids.append(first_id)
+        if vectors is not None and len(item_ids) != len(vectors):
+            raise InvalidInput(f"got {len(vectors)} vectors for {len(item_ids)} items")
+        if not records:
+            return item_ids
+        if vectors is not None:
+            emb = self.embedder
+            self.store.pin_embedding(EmbeddingInfo(emb.model, emb.dim))
+            vecs = vectors[given]
+        else:
+            vecs = self._embed_passages([m.content for m in records])
+        self.store.insert(records, vecs)
+        return item_ids
+
+    def _prepare(self, fields: dict[str, Any], now: datetime) -> list[Memory]:
+        """Validate one add() item and split it into chunk records."""
+        unknown = set(fields) - _UPDATABLE - {"content"}
+        if unknown:
+            raise InvalidInput(f"unknown memory fields: {', '.join(sorted(unknown))}")
+        content = check_text(fields.pop("content"), max_bytes=self.config.max_content_bytes)
+        clean = {k: v for k, v in fields.items() if v is not None}
+        clean["metadata"] = dict(clean.get("metadata") or {})
+        clean["tags"] = list(clean.get("tags") or [])
+        clean["entities"] = list(clean.get("entities") or [])
+        clean["related_ids"] = list(clean.get("related_ids") or [])
+        from .ingest.chunking import chunk_text
+
+        pieces = chunk_text(content, self.config.chunk_bytes)
+        out = []
+        for i, piece in enumerate(pieces):
+            m = Memory(
+                content=piece, id=new_id(), chunk_index=i, created_at=now, updated_at=now, **clean
+            )
+            validate_memory(m, max_bytes=self.config.max_content_bytes)
+            out.append(m)
+        return out
+
+    def get(self, memory_id: str) -> Memory:
+        """The memory with this id. Raises `NotFound`."""
+        m = self.store.get(memory_id)
+        if m is None:
+            raise NotFound(f"memory {memory_id} not found in mind {self.name!r}")
+        return m
+
+    def update(self, memory_id: str, **changes: Any) -> Memory:
+        """Change fields of a memory; re-embeds when `content` changes. Returns the new record.
+
+        Raises `NotFound`, `InvalidInput` (unknown field or bad value).
+        """
+        unknown = set(changes) - _UPDATABLE
+        if unknown:
+            raise InvalidInput(f"cannot update fields: {', '.join(sorted(unknown))}")
+        old = self.get(memory_id)
+        new = old.copy(**changes, updated_at=self.clock.now())
+        if "content" in changes:
+            new.content = check_text(changes["content"], max_bytes=self.config.max_content_bytes)
+        validate_memory(new, max_bytes=self.config.max_content_bytes)
+        vecs = None
+        if new.content != old.content:
+            vecs = self._embed_passages([new.content])
+        self.store.update([new], vecs)
+        return new
+
+    def delete(self, memory_id: str) -> None:
+        """Delete a memory (and its vector and index entries). Raises `NotFound`."""
+        if self.store.delete([memory_id]) == 0:
+            raise NotFound(f"memory {memory_id} not found in mind {self.name!r}")
+
+    def list(
+        self,
+        flt: MemoryFilter | None = None,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        order: str = "created_desc",
+    ) -> list[Memory]:
+        """Memories matching `flt` (superseded ones hidden unless `include_superseded`)."""
+        return self.store.list(flt, limit=limit, offset=offset, order=order)
+
+    def count(self, flt: MemoryFilter | None = None) -> int:
+        return self.store.count(flt)
+
+    def find_duplicate(self, content: str) -> str | None:
+        """Id of a memory with exactly this (trimmed) content, if any."""
+        return self.store.find_by_hash(content_hash(content))
+
+    # -- recall ---------------------------------------------------------------------------
+    def search(
+        self, query: str, *, limit: int = 10, flt: MemoryFilter | None = None
+    ) -> list[SearchHit]:
+        """Hybrid search: full-text and vector candidates fused with RRF (K=60).
+
+        Query text is always matched literally (no query syntax). Raises `InvalidInput` for an
+        empty query or a non-positive limit.
+        """
+        from .search.query import query_terms
+        from .search.rank import rrf_fuse
+
+        query = check_text(query, max_bytes=self.config.max_content_bytes, what="query")
+        if limit <= 0:
+            raise InvalidInput("limit must be positive")
+        pool = max(self.config.candidate_pool, limit)
+        sources = {"text": self.store.search_text(query_terms(query), limit=pool, flt=flt)}
+        if self.store.embedding_info() is not None:
+            sources["vector"] = self.store.search_vector(
+                self.embed_query(query), limit=pool, flt=flt
+            )
+        fused = rrf_fuse(sources, k=self.config.rrf_k)[:limit]
+        records = {m.id: m for m in self.store.get_many([i for i, _, _ in fused])}
+        return [
+            SearchHit(memory=records[i], score=s, explanation=e, mind=self.name)
+            for i, s, e in fused
+            if i in records
+        ]
+
+    def stats(self) -> dict[str, Any]:
+        """Counts, sizes, the pinned embedder and the salience histogram."""
+        return self.store.stats()
+
+
+__all__ = ["FrameType", "Mind"]

@@ -1,0 +1,241 @@
+"""Every SQL statement of the SQLite backend, by name. Code elsewhere runs them by name."""
+
+from __future__ import annotations
+
+from ...models import FrameType, Importance, MemoryType, Source
+
+
+def _in(values: type) -> str:
+    return ", ".join(f"'{v.value}'" for v in values)  # enum values are fixed identifiers
+
+
+PRAGMAS = (
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA synchronous = NORMAL",
+    "PRAGMA temp_store = MEMORY",
+)
+BUSY_TIMEOUT = "PRAGMA busy_timeout = {ms:d}"
+DATA_VERSION = "PRAGMA data_version"
+INTEGRITY_CHECK = "PRAGMA integrity_check"
+PAGE_COUNT = "PRAGMA page_count"
+PAGE_SIZE = "PRAGMA page_size"
+
+BEGIN_WRITE = "BEGIN IMMEDIATE"
+COMMIT = "COMMIT"
+ROLLBACK = "ROLLBACK"
+
+# -- migrations ----------------------------------------------------------------------------
+CREATE_MIGRATIONS = """
+CREATE TABLE IF NOT EXISTS _migrations (
+    name TEXT PRIMARY KEY,
+    applied_at TEXT NOT NULL
+)"""
+APPLIED_MIGRATIONS = "SELECT name FROM _migrations ORDER BY rowid"
+RECORD_MIGRATION = "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)"
+
+MIGRATION_0001_CORE = (
+    """CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    )""",
+    f"""CREATE TABLE memories (
+        pk INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        content TEXT NOT NULL,
+        summary TEXT NOT NULL DEFAULT '',
+        memory_type TEXT NOT NULL CHECK (memory_type IN ({_in(MemoryType)})),
+        importance TEXT NOT NULL CHECK (importance IN ({_in(Importance)})),
+        source TEXT NOT NULL CHECK (source IN ({_in(Source)})),
+        salience REAL NOT NULL CHECK (salience BETWEEN 1 AND 10),
+        confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+        usefulness REAL NOT NULL CHECK (usefulness BETWEEN 0 AND 1),
+        retrieval_count INTEGER NOT NULL DEFAULT 0 CHECK (retrieval_count >= 0),
+        last_retrieved_at TEXT,
+        tags TEXT NOT NULL DEFAULT '[]',
+        entities TEXT NOT NULL DEFAULT '[]',
+        superseded_by TEXT,
+        related_ids TEXT NOT NULL DEFAULT '[]',
+        parent_id TEXT,
+        chunk_index INTEGER NOT NULL DEFAULT 0,
+        session_id TEXT,
+        t INTEGER,
+        frame_type TEXT NOT NULL DEFAULT 'I' CHECK (frame_type IN ({_in(FrameType)})),
+        base_frame_id TEXT,
+        pinned INTEGER NOT NULL DEFAULT 0,
+        occurred_at TEXT,
+        metadata TEXT NOT NULL DEFAULT '{{}}',
+        content_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX memories_hash ON memories (content_hash)",
+    "CREATE INDEX memories_created ON memories (created_at)",
+    "CREATE INDEX memories_occurred ON memories (occurred_at)",
+    "CREATE INDEX memories_session ON memories (session_id, t)",
+    "CREATE INDEX memories_type ON memories (memory_type)",
+    "CREATE INDEX memories_superseded ON memories (superseded_by) WHERE superseded_by IS NOT NULL",
+    """CREATE TABLE memory_vectors (
+        pk INTEGER PRIMARY KEY REFERENCES memories (pk) ON DELETE CASCADE,
+        embedding BLOB NOT NULL
+    )""",
+    """CREATE TABLE memory_tags (
+        pk INTEGER NOT NULL REFERENCES memories (pk) ON DELETE CASCADE,
+        tag TEXT NOT NULL,
+        PRIMARY KEY (tag, pk)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX memory_tags_pk ON memory_tags (pk)",
+    """CREATE TABLE memory_entities (
+        pk INTEGER NOT NULL REFERENCES memories (pk) ON DELETE CASCADE,
+        entity TEXT NOT NULL,
+        PRIMARY KEY (entity, pk)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX memory_entities_pk ON memory_entities (pk)",
+    """CREATE VIRTUAL TABLE memories_fts USING fts5 (
+        content, summary, entities,
+        content = 'memories', content_rowid = 'pk',
+        tokenize = 'porter unicode61 remove_diacritics 2'
+    )""",
+    """CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+        INSERT INTO memories_fts (rowid, content, summary, entities)
+        VALUES (new.pk, new.content, new.summary, new.entities);
+    END""",
+    """CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+        INSERT INTO memories_fts (memories_fts, rowid, content, summary, entities)
+        VALUES ('delete', old.pk, old.content, old.summary, old.entities);
+    END""",
+    """CREATE TRIGGER memories_fts_update AFTER UPDATE OF content, summary, entities ON memories
+    BEGIN
+        INSERT INTO memories_fts (memories_fts, rowid, content, summary, entities)
+        VALUES ('delete', old.pk, old.content, old.summary, old.entities);
+        INSERT INTO memories_fts (rowid, content, summary, entities)
+        VALUES (new.pk, new.content, new.summary, new.entities);
+    END""",
+)
+
+# -- meta ------------------------------------------------------------------------------------
+GET_META = "SELECT value FROM meta WHERE key = ?"
+SET_META = (
+    "INSERT INTO meta (key, value) VALUES (?, ?) "
+    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
+BUMP_META_COUNTER = (
+    "INSERT INTO meta (key, value) VALUES (?, '1') "
+    "ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)"
+)
+
+# -- memories ----------------------------------------------------------------------------------
+MEMORY_COLUMNS = (
+    "id",
+    "content",
+    "summary",
+    "memory_type",
+    "importance",
+    "source",
+    "salience",
+    "confidence",
+    "usefulness",
+    "retrieval_count",
+    "last_retrieved_at",
+    "tags",
+    "entities",
+    "superseded_by",
+    "related_ids",
+    "parent_id",
+    "chunk_index",
+    "session_id",
+    "t",
+    "frame_type",
+    "base_frame_id",
+    "pinned",
+    "occurred_at",
+    "metadata",
+    "content_hash",
+    "created_at",
+    "updated_at",
+)
+_COLS = ", ".join(MEMORY_COLUMNS)
+SELECT_MEMORY = f"SELECT pk, {_COLS} FROM memories"
+INSERT_MEMORY = f"INSERT INTO memories ({_COLS}) VALUES ({', '.join('?' for _ in MEMORY_COLUMNS)})"
+UPDATE_MEMORY = (
+    "UPDATE memories SET "
+    + ", ".join(f"{c} = ?" for c in MEMORY_COLUMNS if c != "id")
+    + " WHERE id = ?"
+)
+PK_BY_ID = "SELECT pk FROM memories WHERE id = ?"
+GET_BY_ID = SELECT_MEMORY + " WHERE id = ?"
+GET_BY_PKS = SELECT_MEMORY + " WHERE pk IN ({marks})"
+GET_BY_IDS = SELECT_MEMORY + " WHERE id IN ({marks})"
+FIND_BY_HASH = "SELECT id FROM memories WHERE content_hash = ? ORDER BY pk LIMIT 1"
+DELETE_BY_IDS = "DELETE FROM memories WHERE id IN ({marks}) RETURNING pk"
+ITER_MEMORIES = SELECT_MEMORY + " WHERE pk > ? ORDER BY pk LIMIT ?"
+COUNT_MEMORIES = "SELECT count(*) FROM memories"
+
+INSERT_TAG = "INSERT OR IGNORE INTO memory_tags (pk, tag) VALUES (?, ?)"
+INSERT_ENTITY = "INSERT OR IGNORE INTO memory_entities (pk, entity) VALUES (?, ?)"
+DELETE_TAGS = "DELETE FROM memory_tags WHERE pk = ?"
+DELETE_ENTITIES = "DELETE FROM memory_entities WHERE pk = ?"
+
+# -- vectors -----------------------------------------------------------------------------------
+UPSERT_VECTOR = (
+    "INSERT INTO memory_vectors (pk, embedding) VALUES (?, ?) "
+    "ON CONFLICT (pk) DO UPDATE SET embedding = excluded.embedding"
+)
+VECTORS_AFTER = "SELECT pk, embedding FROM memory_vectors WHERE pk > ? ORDER BY pk"
+VECTOR_STATE = "SELECT count(*), coalesce(max(pk), 0) FROM memory_vectors"
+VECTORS_BY_IDS = (
+    "SELECT m.id, v.embedding FROM memory_vectors v JOIN memories m ON m.pk = v.pk "
+    "WHERE m.id IN ({marks})"
+)
+VECTOR_BY_PK = "SELECT embedding FROM memory_vectors WHERE pk = ?"
+
+# -- candidates --------------------------------------------------------------------------------
+# bm25() weights: content, summary, entities. Lower (more negative) is better.
+TEXT_SEARCH = (
+    "SELECT m.id, -bm25(memories_fts, 1.0, 0.5, 0.5) AS score "
+    "FROM memories_fts JOIN memories m ON m.pk = memories_fts.rowid "
+    "WHERE memories_fts MATCH ? {where} ORDER BY score DESC, m.pk LIMIT ?"
+)
+ENTITY_SEARCH = (
+    "SELECT m.id, count(DISTINCT e.entity) AS hits "
+    "FROM memory_entities e JOIN memories m ON m.pk = e.pk "
+    "WHERE e.entity IN ({marks}) {where} "
+    "GROUP BY m.pk ORDER BY hits DESC, m.salience DESC, m.pk DESC LIMIT ?"
+)
+PKS_MATCHING = "SELECT m.pk FROM memories m WHERE 1 = 1 {where}"
+FILTER_PKS = "SELECT m.pk FROM memories m WHERE m.pk IN ({marks}) {where}"
+LIST_MEMORIES = (
+    "SELECT m.pk, "
+    + ", ".join(f"m.{c}" for c in MEMORY_COLUMNS)
+    + " FROM memories m WHERE 1 = 1 {where} ORDER BY {order} LIMIT ? OFFSET ?"
+)
+COUNT_MATCHING = "SELECT count(*) FROM memories m WHERE 1 = 1 {where}"
+
+ORDERS = {
+    "created_desc": "m.created_at DESC, m.pk DESC",
+    "created_asc": "m.created_at ASC, m.pk ASC",
+    "salience_desc": "m.salience DESC, m.pk DESC",
+    "occurred_desc": "coalesce(m.occurred_at, m.created_at) DESC, m.pk DESC",
+    "occurred_asc": "coalesce(m.occurred_at, m.created_at) ASC, m.pk ASC",
+}
+
+# Filter fragments (MemoryFilter → WHERE), combined by `filter_clause` in store.py.
+F_NOT_SUPERSEDED = "m.superseded_by IS NULL"
+F_TYPES = "m.memory_type IN ({marks})"
+F_SOURCES = "m.source IN ({marks})"
+F_IMPORTANCE = "m.importance IN ({marks})"
+F_TAGS = "m.pk IN (SELECT pk FROM memory_tags WHERE tag IN ({marks}))"
+F_ENTITIES = "m.pk IN (SELECT pk FROM memory_entities WHERE entity IN ({marks}))"
+F_SESSION = "m.session_id = ?"
+F_SINCE = "m.created_at >= ?"
+F_UNTIL = "m.created_at < ?"
+F_MIN_SALIENCE = "m.salience >= ?"
+F_IDS = "m.id IN ({marks})"
+
+# -- stats -------------------------------------------------------------------------------------
+STATS_BY_TYPE = "SELECT memory_type, count(*) FROM memories GROUP BY memory_type"
+STATS_SUPERSEDED = "SELECT count(*) FROM memories WHERE superseded_by IS NOT NULL"
+STATS_VECTORS = "SELECT count(*) FROM memory_vectors"
+STATS_SALIENCE_HIST = (
+    "SELECT min(CAST(salience AS INTEGER), 9), count(*) FROM memories GROUP BY 1 ORDER BY 1"
+)

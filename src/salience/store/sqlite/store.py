@@ -1,0 +1,656 @@
+"""`SQLiteStore`: one mind in one SQLite file (WAL, FTS5, exact numpy vector search)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...clock import SystemClock, format_ts, parse_ts
+from ...errors import EmbedderMismatch, InvalidInput, NotFound, StoreError
+from ...models import (
+    Candidate,
+    EmbeddingInfo,
+    FrameType,
+    Importance,
+    Memory,
+    MemoryFilter,
+    MemoryType,
+    Source,
+    normalize_entity,
+)
+from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
+from ..migrations import pending
+from . import sql
+from .migrations import MIGRATIONS
+from .vectors import VectorIndex, from_blob, to_blob
+
+VECTOR_GENERATION_KEY = "vector_generation"  # bumped when stored vectors are deleted/replaced
+_MAX_VARS = 900  # stay below SQLite's host-parameter limit
+
+
+class SQLiteStore:
+    """A mind stored in one SQLite file. Thread-safe (one connection behind a lock)."""
+
+    backend = "sqlite"
+
+    def __init__(self, path: str | Path, *, mind: str, busy_timeout_ms: int = 10_000) -> None:
+        self._path = Path(path)
+        self._mind = mind
+        self._lock = threading.RLock()
+        try:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(
+                str(self._path), isolation_level=None, check_same_thread=False
+            )
+        except (OSError, sqlite3.Error) as e:
+            raise StoreError(f"cannot open mind database {self._path}: {e}") from e
+        try:
+            self._db.execute(sql.BUSY_TIMEOUT.format(ms=int(busy_timeout_ms)))
+            for p in sql.PRAGMAS:
+                self._db.execute(p)
+            self._migrate()
+        except sqlite3.DatabaseError as e:
+            self._db.close()
+            raise StoreError(f"{self._path} is not a usable Salience mind: {e}") from e
+        except Exception:
+            self._db.close()
+            raise
+        self._index: VectorIndex | None = None
+        self._index_dv: int | None = None  # data_version when the index was last synced
+        self._index_gen = ""
+        info = self.embedding_info()
+        self._dim = info.dim if info else None
+
+    # -- lifecycle --------------------------------------------------------------------------
+    @property
+    def mind(self) -> str:
+        return self._mind
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+            self._index = None
+
+    def __enter__(self) -> SQLiteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE … COMMIT); rolls back on any error."""
+        with self._lock:
+            try:
+                self._db.execute(sql.BEGIN_WRITE)
+            except sqlite3.OperationalError as e:
+                raise StoreError(f"cannot start a write on {self._path}: {e}") from e
+            try:
+                yield self._db
+                self._db.execute(sql.COMMIT)
+            except BaseException:
+                self._db.execute(sql.ROLLBACK)
+                raise
+
+    def _migrate(self) -> None:
+        db = self._db
+        db.execute(sql.CREATE_MIGRATIONS)
+        applied = [r[0] for r in db.execute(sql.APPLIED_MIGRATIONS)]
+        todo = pending(applied, MIGRATIONS, where=str(self._path))
+        for i, mig in enumerate(todo, start=len(applied) + 1):
+            with self._tx():
+                for stmt in mig.statements:
+                    db.execute(stmt)
+                db.execute(sql.RECORD_MIGRATION, (mig.name, format_ts(SystemClock().now())))
+                db.execute(sql.SET_META, (SCHEMA_VERSION_KEY, str(i)))
+
+    # -- meta -------------------------------------------------------------------------------
+    def schema_version(self) -> int:
+        v = self.get_meta(SCHEMA_VERSION_KEY)
+        return int(v) if v else 0
+
+    def get_meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute(sql.GET_META, (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._tx() as db:
+            db.execute(sql.SET_META, (key, value))
+
+    def embedding_info(self) -> EmbeddingInfo | None:
+        model = self.get_meta(EMBEDDING_MODEL_KEY)
+        dim = self.get_meta(EMBEDDING_DIM_KEY)
+        if model is None or dim is None:
+            return None
+        return EmbeddingInfo(model=model, dim=int(dim))
+
+    def pin_embedding(self, info: EmbeddingInfo) -> None:
+        with self._tx() as db:
+            row = db.execute(sql.GET_META, (EMBEDDING_MODEL_KEY,)).fetchone()
+            drow = db.execute(sql.GET_META, (EMBEDDING_DIM_KEY,)).fetchone()
+            if row is not None:
+                pinned = EmbeddingInfo(model=row[0], dim=int(drow[0]))
+                if pinned != info:
+                    raise EmbedderMismatch(
+                        f"mind {self._mind!r} was built with embedder {pinned.model} "
+                        f"({pinned.dim} dims); refusing {info.model} ({info.dim} dims). "
+                        "Open it with the same embedder, or migrate it with `salience reembed`."
+                    )
+                return
+            db.execute(sql.SET_META, (EMBEDDING_MODEL_KEY, info.model))
+            db.execute(sql.SET_META, (EMBEDDING_DIM_KEY, str(info.dim)))
+        self._dim = info.dim
+
+    # -- records ----------------------------------------------------------------------------
+    def _check_vectors(self, vectors: np.ndarray | None, n: int) -> np.ndarray | None:
+        if vectors is None:
+            return None
+        arr = np.asarray(vectors, dtype=np.float32)
+        if arr.ndim != 2 or arr.shape[0] != n:
+            raise InvalidInput(f"expected {n} vectors, got an array of shape {arr.shape}")
+        if self._dim is None:
+            raise EmbedderMismatch(
+                f"mind {self._mind!r} has no pinned embedder yet; pin one before storing vectors"
+            )
+        if arr.shape[1] != self._dim:
+            raise EmbedderMismatch(
+                f"vectors have {arr.shape[1]} dimensions; mind {self._mind!r} pins {self._dim}"
+            )
+        if not np.isfinite(arr).all():
+            raise InvalidInput("vectors contain NaN or infinite values")
+        return arr
+
+    def insert(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
+        vecs = self._check_vectors(vectors, len(memories))
+        with self._tx() as db:
+            fresh = self._index_is_fresh(db)
+            new_pks: list[int] = []
+            for i, m in enumerate(memories):
+                try:
+                    cur = db.execute(sql.INSERT_MEMORY, _params(m))
+                except sqlite3.IntegrityError as e:
+                    if "UNIQUE" in str(e):
+                        raise InvalidInput(f"a memory with id {m.id} already exists") from None
+                    raise InvalidInput(f"memory {m.id} violates a constraint: {e}") from None
+                pk = int(cur.lastrowid or 0)
+                self._write_side_tables(db, pk, m)
+                if vecs is not None:
+                    db.execute(sql.UPSERT_VECTOR, (pk, to_blob(vecs[i])))
+                    new_pks.append(pk)
+        if vecs is not None and fresh and self._index is not None:
+            self._index.append(np.asarray(new_pks, dtype=np.int64), vecs)
+
+    def update(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
+        vecs = self._check_vectors(vectors, len(memories))
+        replaced: list[tuple[int, np.ndarray]] = []
+        with self._tx() as db:
+            fresh = self._index_is_fresh(db)
+            for i, m in enumerate(memories):
+                row = db.execute(sql.PK_BY_ID, (m.id,)).fetchone()
+                if row is None:
+                    raise NotFound(f"memory {m.id} not found in mind {self._mind!r}")
+                pk = int(row[0])
+                p = _params(m)
+                try:
+                    db.execute(sql.UPDATE_MEMORY, (*p[1:], m.id))
+                except sqlite3.IntegrityError as e:
+                    raise InvalidInput(f"memory {m.id} violates a constraint: {e}") from None
+                db.execute(sql.DELETE_TAGS, (pk,))
+                db.execute(sql.DELETE_ENTITIES, (pk,))
+                self._write_side_tables(db, pk, m)
+                if vecs is not None:
+                    db.execute(sql.UPSERT_VECTOR, (pk, to_blob(vecs[i])))
+                    replaced.append((pk, vecs[i]))
+            if replaced:
+                db.execute(sql.BUMP_META_COUNTER, (VECTOR_GENERATION_KEY,))
+        if replaced:
+            self._after_vector_change(fresh, replaced=replaced)
+
+    def delete(self, ids: Sequence[str]) -> int:
+        if not ids:
+            return 0
+        removed: list[int] = []
+        with self._tx() as db:
+            fresh = self._index_is_fresh(db)
+            for chunk in _chunks(list(ids)):
+                q = sql.DELETE_BY_IDS.format(marks=_marks(chunk))
+                removed.extend(int(r[0]) for r in db.execute(q, chunk).fetchall())
+            if removed:
+                db.execute(sql.BUMP_META_COUNTER, (VECTOR_GENERATION_KEY,))
+        if removed:
+            self._after_vector_change(fresh, removed=removed)
+        return len(removed)
+
+    def _write_side_tables(self, db: sqlite3.Connection, pk: int, m: Memory) -> None:
+        if m.tags:
+            db.executemany(sql.INSERT_TAG, [(pk, t) for t in m.tags])
+        if m.entities:
+            db.executemany(sql.INSERT_ENTITY, [(pk, normalize_entity(e)) for e in m.entities])
+
+    def get(self, id: str) -> Memory | None:
+        with self._lock:
+            row = self._db.execute(sql.GET_BY_ID, (id,)).fetchone()
+        return _memory(row) if row else None
+
+    def get_many(self, ids: Sequence[str]) -> list[Memory]:
+        found: dict[str, Memory] = {}
+        with self._lock:
+            for chunk in _chunks(list(dict.fromkeys(ids))):
+                q = sql.GET_BY_IDS.format(marks=_marks(chunk))
+                for row in self._db.execute(q, chunk):
+                    m = _memory(row)
+                    found[m.id] = m
+        return [found[i] for i in ids if i in found]
+
+    def find_by_hash(self, content_hash: str) -> str | None:
+        with self._lock:
+            row = self._db.execute(sql.FIND_BY_HASH, (content_hash,)).fetchone()
+        return row[0] if row else None
+
+    def list(
+        self,
+        flt: MemoryFilter | None = None,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        order: str = "created_desc",
+    ) -> list[Memory]:
+        if order not in sql.ORDERS:
+            raise InvalidInput(f"unknown order {order!r}; expected one of: {', '.join(sql.ORDERS)}")
+        if limit < 0 or offset < 0:
+            raise InvalidInput("limit and offset must be non-negative")
+        where, params = filter_clause(flt)
+        q = sql.LIST_MEMORIES.format(where=where, order=sql.ORDERS[order])
+        with self._lock:
+            rows = self._db.execute(q, (*params, limit, offset)).fetchall()
+        return [_memory(r) for r in rows]
+
+    def count(self, flt: MemoryFilter | None = None) -> int:
+        where, params = filter_clause(
+            flt if flt is not None else MemoryFilter(include_superseded=True)
+        )
+        with self._lock:
+            return int(
+                self._db.execute(sql.COUNT_MATCHING.format(where=where), params).fetchone()[0]
+            )
+
+    def get_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        dim = self._dim
+        if dim is None:
+            return out
+        with self._lock:
+            for chunk in _chunks(list(dict.fromkeys(ids))):
+                q = sql.VECTORS_BY_IDS.format(marks=_marks(chunk))
+                for mid, blob in self._db.execute(q, chunk):
+                    out[mid] = from_blob(blob, dim).copy()
+        return out
+
+    def iter_memories(self, batch_size: int = 1000) -> Iterator[tuple[Memory, np.ndarray | None]]:
+        last = 0
+        while True:
+            with self._lock:
+                rows = self._db.execute(sql.ITER_MEMORIES, (last, batch_size)).fetchall()
+                vecs: dict[int, bytes] = {}
+                if rows and self._dim is not None:
+                    for r in rows:
+                        v = self._db.execute(sql.VECTOR_BY_PK, (r[0],)).fetchone()
+                        if v is not None:
+                            vecs[int(r[0])] = v[0]
+            if not rows:
+                return
+            for r in rows:
+                blob = vecs.get(int(r[0]))
+                yield (
+                    _memory(r),
+                    (from_blob(blob, self._dim).copy() if blob and self._dim else None),
+                )
+            last = int(rows[-1][0])
+
+    # -- candidates ---------------------------------------------------------------------------
+    def search_text(
+        self, terms: Sequence[str], *, limit: int, flt: MemoryFilter | None = None
+    ) -> list[Candidate]:
+        expr = fts_expression(terms)
+        if not expr or limit <= 0:
+            return []
+        where, params = filter_clause(flt)
+        q = sql.TEXT_SEARCH.format(where=("AND " + where[4:]) if where else "")
+        with self._lock:
+            try:
+                rows = self._db.execute(q, (expr, *params, limit)).fetchall()
+            except sqlite3.OperationalError as e:  # only reachable through a bug in fts_expression
+                raise StoreError(f"full-text search failed for {expr!r}: {e}") from e
+        return [
+            Candidate(id=r[0], rank=i, score=max(r[1], 0.0) / (1.0 + max(r[1], 0.0)))
+            for i, r in enumerate(rows, start=1)
+        ]
+
+    def search_entities(
+        self, entities: Sequence[str], *, limit: int, flt: MemoryFilter | None = None
+    ) -> list[Candidate]:
+        keys = list(dict.fromkeys(k for k in (normalize_entity(e) for e in entities) if k))
+        if not keys or limit <= 0:
+            return []
+        where, params = filter_clause(flt)
+        q = sql.ENTITY_SEARCH.format(marks=_marks(keys), where=where)
+        with self._lock:
+            rows = self._db.execute(q, (*keys, *params, limit)).fetchall()
+        return [Candidate(id=r[0], rank=i, score=float(r[1])) for i, r in enumerate(rows, start=1)]
+
+    def search_vector(
+        self, vector: np.ndarray, *, limit: int, flt: MemoryFilter | None = None
+    ) -> list[Candidate]:
+        if limit <= 0:
+            return []
+        q = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if self._dim is None:
+            return []
+        if q.shape[0] != self._dim:
+            raise EmbedderMismatch(
+                f"query vector has {q.shape[0]} dimensions; mind {self._mind!r} pins {self._dim}"
+            )
+        if not np.isfinite(q).all():
+            raise InvalidInput("query vector contains NaN or infinite values")
+        flt = flt or MemoryFilter()
+        with self._lock:
+            index = self._synced_index()
+            if _only_superseded_filter(flt):
+                pks, scores = self._post_filtered(index, q, limit, flt)
+            else:
+                where, params = filter_clause(flt)
+                allowed = np.fromiter(
+                    (r[0] for r in self._db.execute(sql.PKS_MATCHING.format(where=where), params)),
+                    dtype=np.int64,
+                )
+                allowed.sort()
+                pks, scores = index.search(q, limit, allowed)
+            ids = self._ids_for_pks(pks.tolist())
+        return [
+            Candidate(id=ids[pk], rank=i, score=float(s))
+            for i, (pk, s) in enumerate(zip(pks.tolist(), scores.tolist(), strict=True), start=1)
+            if pk in ids
+        ]
+
+    def _post_filtered(
+        self, index: VectorIndex, q: np.ndarray, limit: int, flt: MemoryFilter
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k then drop filtered rows, widening k until enough survive (cheap when few are
+        filtered out, which is the case for the default 'hide superseded' filter)."""
+        where, params = filter_clause(flt)
+        k = limit * 2 + 8
+        while True:
+            pks, scores = index.search(q, k, None)
+            if not where:
+                return pks[:limit], scores[:limit]
+            ok: set[int] = set()
+            for chunk in _chunks(pks.tolist()):
+                qs = sql.FILTER_PKS.format(marks=_marks(chunk), where=where)
+                ok.update(r[0] for r in self._db.execute(qs, (*chunk, *params)))
+            keep = np.fromiter((pk in ok for pk in pks.tolist()), dtype=bool, count=len(pks))
+            if keep.sum() >= limit or k >= len(index):
+                return pks[keep][:limit], scores[keep][:limit]
+            k *= 4
+
+    def _ids_for_pks(self, pks: list[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for chunk in _chunks(pks):
+            q = f"SELECT pk, id FROM memories WHERE pk IN ({_marks(chunk)})"
+            out.update((int(a), b) for a, b in self._db.execute(q, chunk))
+        return out
+
+    # -- vector index coherence ----------------------------------------------------------------
+    def _data_version(self, db: sqlite3.Connection) -> int:
+        return int(db.execute(sql.DATA_VERSION).fetchone()[0])
+
+    def _index_is_fresh(self, db: sqlite3.Connection) -> bool:
+        """Inside a write transaction: is the cached index exactly the committed state?"""
+        return self._index is not None and self._index_dv == self._data_version(db)
+
+    def _after_vector_change(
+        self,
+        fresh: bool,
+        *,
+        replaced: list[tuple[int, np.ndarray]] | None = None,
+        removed: list[int] | None = None,
+    ) -> None:
+        if self._index is None:
+            return
+        if not fresh:
+            self._index = None
+            return
+        for pk, v in replaced or []:
+            if not self._index.replace(pk, v):
+                self._index.append(np.asarray([pk], dtype=np.int64), v.reshape(1, -1))
+        if removed:
+            self._index.remove(removed)
+        self._index_gen = self.get_meta(VECTOR_GENERATION_KEY) or ""
+
+    def _synced_index(self) -> VectorIndex:
+        """The vector index, brought up to date with what other connections committed."""
+        assert self._dim is not None
+        dv = self._data_version(self._db)
+        if self._index is not None and dv == self._index_dv:
+            return self._index
+        gen = self.get_meta(VECTOR_GENERATION_KEY) or ""
+        if self._index is None or gen != self._index_gen:
+            self._index = VectorIndex(self._dim)
+            self._index_gen = gen
+        self._load_tail(self._index)
+        self._index_dv = dv
+        return self._index
+
+    def _load_tail(self, index: VectorIndex) -> None:
+        dim = index.dim
+        cur = self._db.execute(sql.VECTORS_AFTER, (index.max_pk,))
+        while True:
+            rows = cur.fetchmany(20_000)
+            if not rows:
+                break
+            pks = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+            mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
+            index.append(pks, mat.reshape(len(rows), dim))
+
+    # -- stats ----------------------------------------------------------------------------------
+    def stats(self) -> dict[str, Any]:
+        with self._lock:
+            db = self._db
+            by_type = dict(db.execute(sql.STATS_BY_TYPE).fetchall())
+            hist = {int(b) + 1: int(c) for b, c in db.execute(sql.STATS_SALIENCE_HIST)}
+            pages = int(db.execute(sql.PAGE_COUNT).fetchone()[0])
+            page_size = int(db.execute(sql.PAGE_SIZE).fetchone()[0])
+            return {
+                "backend": self.backend,
+                "mind": self._mind,
+                "path": str(self._path),
+                "schema_version": self.schema_version(),
+                "memories": sum(by_type.values()),
+                "by_type": by_type,
+                "superseded": int(db.execute(sql.STATS_SUPERSEDED).fetchone()[0]),
+                "vectors": int(db.execute(sql.STATS_VECTORS).fetchone()[0]),
+                "salience_histogram": hist,
+                "embedding": (lambda i: {"model": i.model, "dim": i.dim} if i else None)(
+                    self.embedding_info()
+                ),
+                "db_bytes": pages * page_size,
+                "vector_cache_bytes": self._index.nbytes() if self._index else 0,
+            }
+
+    def integrity_check(self) -> str:
+        with self._lock:
+            return str(self._db.execute(sql.INTEGRITY_CHECK).fetchone()[0])
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def fts_expression(terms: Sequence[str]) -> str:
+    """An FTS5 MATCH expression that matches any of `terms` literally.
+
+    Each term becomes a double-quoted string (embedded quotes doubled), so operators such as
+    AND, NEAR, *, - or ^ are plain text; terms with no word characters are dropped.
+    """
+    out: list[str] = []
+    for t in terms:
+        t = str(t).replace("\x00", "").strip()
+        if not t or not any(ch.isalnum() for ch in t):
+            continue
+        out.append('"' + t.replace('"', '""') + '"')
+    return " OR ".join(dict.fromkeys(out))
+
+
+def filter_clause(flt: MemoryFilter | None) -> tuple[str, list[Any]]:
+    """(" AND …" SQL over alias `m`, params) for a `MemoryFilter`; "" when nothing to filter."""
+    flt = flt or MemoryFilter()
+    parts: list[str] = []
+    params: list[Any] = []
+
+    def add_in(frag: str, values: Sequence[Any]) -> None:
+        parts.append(frag.format(marks=_marks(values)))
+        params.extend(values)
+
+    if not flt.include_superseded:
+        parts.append(sql.F_NOT_SUPERSEDED)
+    if flt.memory_types is not None:
+        add_in(sql.F_TYPES, [MemoryType(t).value for t in flt.memory_types] or [""])
+    if flt.sources is not None:
+        add_in(sql.F_SOURCES, [Source(s).value for s in flt.sources] or [""])
+    if flt.importance is not None:
+        add_in(sql.F_IMPORTANCE, [Importance(i).value for i in flt.importance] or [""])
+    if flt.tags is not None:
+        add_in(sql.F_TAGS, [t.strip().lower() for t in flt.tags] or [""])
+    if flt.entities is not None:
+        add_in(sql.F_ENTITIES, [normalize_entity(e) for e in flt.entities] or [""])
+    if flt.session_id is not None:
+        parts.append(sql.F_SESSION)
+        params.append(flt.session_id)
+    if flt.since is not None:
+        parts.append(sql.F_SINCE)
+        params.append(format_ts(flt.since))
+    if flt.until is not None:
+        parts.append(sql.F_UNTIL)
+        params.append(format_ts(flt.until))
+    if flt.min_salience is not None:
+        parts.append(sql.F_MIN_SALIENCE)
+        params.append(float(flt.min_salience))
+    if flt.ids is not None:
+        add_in(sql.F_IDS, list(flt.ids) or [""])
+    return ("".join(" AND " + p for p in parts), params)
+
+
+def _only_superseded_filter(flt: MemoryFilter) -> bool:
+    probe = MemoryFilter(include_superseded=flt.include_superseded)
+    return filter_clause(flt) == filter_clause(probe)
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ", ".join("?" for _ in values)
+
+
+def _chunks(values: list[Any], size: int = _MAX_VARS) -> Iterator[list[Any]]:
+    for i in range(0, len(values), size):
+        yield values[i : i + size]
+
+
+def _params(m: Memory) -> tuple[Any, ...]:
+    return (
+        m.id,
+        m.content,
+        m.summary,
+        m.memory_type.value,
+        m.importance.value,
+        m.source.value,
+        float(m.salience),
+        float(m.confidence),
+        float(m.usefulness),
+        int(m.retrieval_count),
+        format_ts(m.last_retrieved_at),
+        json.dumps(m.tags, ensure_ascii=False),
+        json.dumps(m.entities, ensure_ascii=False),
+        m.superseded_by,
+        json.dumps(m.related_ids),
+        m.parent_id,
+        int(m.chunk_index),
+        m.session_id,
+        m.t,
+        m.frame_type.value,
+        m.base_frame_id,
+        int(bool(m.pinned)),
+        format_ts(m.occurred_at),
+        json.dumps(m.metadata, ensure_ascii=False, default=str),
+        m.content_hash,
+        format_ts(m.created_at),
+        format_ts(m.updated_at),
+    )
+
+
+def _memory(row: Sequence[Any]) -> Memory:
+    (
+        _pk,
+        id_,
+        content,
+        summary,
+        mtype,
+        importance,
+        source,
+        salience,
+        confidence,
+        usefulness,
+        retrieval_count,
+        last_retrieved_at,
+        tags,
+        entities,
+        superseded_by,
+        related_ids,
+        parent_id,
+        chunk_index,
+        session_id,
+        t,
+        frame_type,
+        base_frame_id,
+        pinned,
+        occurred_at,
+        metadata,
+        chash,
+        created_at,
+        updated_at,
+    ) = row
+    return Memory(
+        content=content,
+        id=id_,
+        summary=summary,
+        memory_type=MemoryType(mtype),
+        importance=Importance(importance),
+        source=Source(source),
+        salience=salience,
+        confidence=confidence,
+        usefulness=usefulness,
+        retrieval_count=retrieval_count,
+        last_retrieved_at=parse_ts(last_retrieved_at),
+        tags=json.loads(tags),
+        entities=json.loads(entities),
+        superseded_by=superseded_by,
+        related_ids=json.loads(related_ids),
+        parent_id=parent_id,
+        chunk_index=chunk_index,
+        session_id=session_id,
+        t=t,
+        frame_type=FrameType(frame_type),
+        base_frame_id=base_frame_id,
+        pinned=bool(pinned),
+        occurred_at=parse_ts(occurred_at),
+        metadata=json.loads(metadata),
+        content_hash=chash,
+        created_at=parse_ts(created_at),
+        updated_at=parse_ts(updated_at),
+    )
