@@ -196,6 +196,13 @@ TEXT_SEARCH = (
     "FROM memories_fts JOIN memories m ON m.pk = memories_fts.rowid "
     "WHERE memories_fts MATCH ? {where} ORDER BY score DESC, m.pk LIMIT ?"
 )
+# Fast path for the default filter: rank inside FTS5 first (no join), then filter the top rows.
+TEXT_SEARCH_TOP = (
+    "SELECT m.id, f.score FROM ("
+    "SELECT rowid, -bm25(memories_fts, 1.0, 0.5, 0.5) AS score FROM memories_fts "
+    "WHERE memories_fts MATCH ? ORDER BY score DESC LIMIT ?"
+    ") f JOIN memories m ON m.pk = f.rowid WHERE 1 = 1 {where} ORDER BY f.score DESC, m.pk"
+)
 ENTITY_SEARCH = (
     "SELECT m.id, count(DISTINCT e.entity) AS hits "
     "FROM memory_entities e JOIN memories m ON m.pk = e.pk "

@@ -326,17 +326,32 @@ class SQLiteStore:
         expr = fts_expression(terms)
         if not expr or limit <= 0:
             return []
+        flt = flt or MemoryFilter()
         where, params = filter_clause(flt)
-        q = sql.TEXT_SEARCH.format(where=("AND " + where[4:]) if where else "")
         with self._lock:
             try:
-                rows = self._db.execute(q, (expr, *params, limit)).fetchall()
+                if _only_superseded_filter(flt):
+                    # rank inside FTS5, then drop filtered rows; widen if too many were dropped
+                    k = limit * 2 + 8
+                    while True:
+                        q = sql.TEXT_SEARCH_TOP.format(where=where)
+                        raw = self._db.execute(q, (expr, k, *params)).fetchall()
+                        if len(raw) >= limit or k >= self._fts_rows():
+                            rows = raw[:limit]
+                            break
+                        k *= 4
+                else:
+                    q = sql.TEXT_SEARCH.format(where=where)
+                    rows = self._db.execute(q, (expr, *params, limit)).fetchall()
             except sqlite3.OperationalError as e:  # only reachable through a bug in fts_expression
                 raise StoreError(f"full-text search failed for {expr!r}: {e}") from e
         return [
             Candidate(id=r[0], rank=i, score=max(r[1], 0.0) / (1.0 + max(r[1], 0.0)))
             for i, r in enumerate(rows, start=1)
         ]
+
+    def _fts_rows(self) -> int:
+        return int(self._db.execute(sql.COUNT_MEMORIES).fetchone()[0])
 
     def search_entities(
         self, entities: Sequence[str], *, limit: int, flt: MemoryFilter | None = None

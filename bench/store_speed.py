@@ -1,0 +1,157 @@
+"""Store speed: insert throughput and search latency, side by side with a numpy baseline.
+
+    python bench/store_speed.py                 # N = 10k and 100k, SQLite
+    python bench/store_speed.py --n 50000       # one size
+    python bench/store_speed.py --full          # adds N = 1M
+    python bench/store_speed.py --backend sqlite,postgres [--dsn DSN]
+
+Vectors are precomputed (clustered, 384-d) so the store is what is measured; "hybrid" is the
+full candidate path of a search without query embedding: full text + vector candidates, RRF
+fusion and hydration of the top 10 records. The numpy row is a plain in-memory brute-force
+matmul over the same vectors — the floor any exact search can reach.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _data import Corpus  # noqa: E402
+
+from salience.config import Config  # noqa: E402
+from salience.models import EmbeddingInfo  # noqa: E402
+from salience.search.rank import rrf_fuse  # noqa: E402
+from salience.store import open_store  # noqa: E402
+
+DIM = 384
+BATCH = 2000
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def timed(fn, reps: int) -> list[float]:
+    out = []
+    for i in range(reps):
+        t = time.perf_counter()
+        fn(i)
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def bench_backend(backend: str, n: int, cfg: Config, corpus: Corpus, queries, progress) -> list[dict]:
+    store = open_store(cfg, f"bench-{n}", backend=backend)
+    if hasattr(store, "drop_mind") and store.count() > 0:
+        store.drop_mind()
+        store.close()
+        store = open_store(cfg, f"bench-{n}", backend=backend)
+    store.pin_embedding(EmbeddingInfo("bench-random", DIM))
+    all_vecs = np.empty((n, DIM), dtype=np.float32)
+    task = progress.add_task(f"{backend}: insert {n:,}", total=n)
+    insert_s = 0.0
+    for start in range(0, n, BATCH):
+        k = min(BATCH, n - start)
+        mems = corpus.memories(k, start)
+        vecs = corpus.vectors(k)
+        all_vecs[start : start + k] = vecs
+        t = time.perf_counter()
+        store.insert(mems, vecs)
+        insert_s += time.perf_counter() - t
+        progress.advance(task, k)
+    progress.remove_task(task)
+    terms, qvecs = queries
+    reps = len(terms)
+    rows = []
+    store.search_vector(qvecs[0], limit=10)  # build caches / warm up
+    lat = timed(lambda i: store.search_vector(qvecs[i], limit=10), reps)
+    rows.append(dict(backend=backend, n=n, op="vector top-10 (exact)", lat=lat, ins=n / insert_s))
+
+    def hybrid(i: int) -> None:
+        fused = rrf_fuse(
+            {
+                "text": store.search_text(terms[i], limit=50),
+                "vector": store.search_vector(qvecs[i], limit=50),
+            }
+        )[:10]
+        store.get_many([f[0] for f in fused])
+
+    lat = timed(hybrid, reps)
+    rows.append(dict(backend=backend, n=n, op="hybrid top-10", lat=lat, ins=None))
+    lat = timed(lambda i: store.search_text(terms[i], limit=50), reps)
+    rows.append(dict(backend=backend, n=n, op="full text top-50", lat=lat, ins=None))
+    if hasattr(store, "drop_mind"):
+        store.drop_mind()
+    store.close()
+
+    def brute(i: int) -> None:
+        s = all_vecs @ qvecs[i]
+        top = np.argpartition(-s, 10)[:10]
+        top[np.argsort(-s[top])]
+
+    lat = timed(brute, reps)
+    rows.append(dict(backend="numpy baseline", n=n, op="vector top-10 (exact)", lat=lat, ins=None))
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, action="append", help="memories (repeatable)")
+    ap.add_argument("--full", action="store_true", help="also run N = 1,000,000")
+    ap.add_argument("--backend", default="sqlite", help="comma list: sqlite,postgres")
+    ap.add_argument("--dsn", help="PostgreSQL DSN (default: start an embedded server)")
+    ap.add_argument("--queries", type=int, default=200)
+    args = ap.parse_args()
+    sizes = args.n or ([10_000, 100_000] + ([1_000_000] if args.full else []))
+    backends = [b.strip() for b in args.backend.split(",") if b.strip()]
+    console = Console()
+    server = None
+    with tempfile.TemporaryDirectory(prefix="salience-bench-") as tmp:
+        cfg = Config(home=Path(tmp), embedder="hash")
+        if "postgres" in backends:
+            dsn = args.dsn
+            if dsn is None:
+                sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+                from pg_server import start_pg
+
+                server = start_pg()
+                dsn = server.dsn
+            cfg = cfg.model_copy(update={"dsn": dsn})
+        rows: list[dict] = []
+        try:
+            with Progress(console=console, transient=True) as progress:
+                for n in sizes:
+                    corpus = Corpus(DIM)
+                    queries = Corpus(DIM, seed=1).queries(args.queries)
+                    corpus_q = (queries[0], corpus.vectors(args.queries))
+                    for b in backends:
+                        rows.extend(bench_backend(b, n, cfg, Corpus(DIM), corpus_q, progress))
+        finally:
+            if server is not None:
+                server.stop()
+    table = Table(title=f"Store speed ({DIM}-d clustered vectors, {args.queries} queries, top-10)")
+    for col in ("backend", "N", "operation", "insert/s", "p50 ms", "p95 ms", "p95 vs numpy"):
+        table.add_column(col, justify="right" if col not in ("backend", "operation") else "left")
+    base = {r["n"]: pct(r["lat"], 95) for r in rows if r["backend"] == "numpy baseline"}
+    for r in rows:
+        p95 = pct(r["lat"], 95)
+        table.add_row(
+            r["backend"], f"{r['n']:,}", r["op"], f"{r['ins']:,.0f}" if r["ins"] else "",
+            f"{statistics.median(r['lat']):.2f}", f"{p95:.2f}", f"{p95 / base[r['n']]:.1f}x",
+        )
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,299 @@
+"""The `salience` command line: thin commands over the `Mind` facade."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..config import Config
+from ..errors import SalienceError
+
+app = typer.Typer(
+    name="salience",
+    help="Long-term memory for AI agents.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+MindOpt = Annotated[str, typer.Option("--mind", "-m", help="Mind name.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+DsnOpt = Annotated[
+    str | None, typer.Option("--dsn", help="PostgreSQL DSN (selects the postgres backend).")
+]
+
+
+def _config(dsn: str | None = None) -> Config:
+    cfg = Config()
+    if dsn:
+        cfg = cfg.model_copy(update={"backend": "postgres", "dsn": dsn})
+    return cfg
+
+
+def _open(mind: str, dsn: str | None = None):
+    from ..mind import Mind
+
+    return Mind.open(mind, config=_config(dsn))
+
+
+def _emit(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def _fail(e: Exception) -> None:
+    err_console.print(f"[bold red]error[/]: {e}")
+    raise typer.Exit(code=2)
+
+
+@app.command()
+def add(
+    content: Annotated[str, typer.Argument(help="Text to remember ('-' reads stdin).")],
+    mind: MindOpt = "default",
+    memory_type: Annotated[str, typer.Option("--type", help="Memory type.")] = "general",
+    salience: Annotated[float, typer.Option(help="Salience 1-10.")] = 5.0,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="Tag (repeatable).")] = None,
+    entity: Annotated[
+        list[str] | None, typer.Option("--entity", help="Entity (repeatable).")
+    ] = None,
+    source: Annotated[str, typer.Option(help="Source of the memory.")] = "user_stated",
+    importance: Annotated[str, typer.Option(help="Importance class.")] = "normal",
+    as_json: JsonOpt = False,
+    dsn: DsnOpt = None,
+) -> None:
+    """Store a memory."""
+    text = sys.stdin.read() if content == "-" else content
+    try:
+        with _open(mind, dsn) as m:
+            mid = m.add(
+                text,
+                memory_type=memory_type,
+                salience=salience,
+                tags=tag or [],
+                entities=entity or [],
+                source=source,
+                importance=importance,
+            )
+    except SalienceError as e:
+        _fail(e)
+    if as_json:
+        _emit({"id": mid})
+    else:
+        console.print(mid)
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    mind: MindOpt = "default",
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000)] = 10,
+    as_json: JsonOpt = False,
+    dsn: DsnOpt = None,
+) -> None:
+    """Hybrid search (full text + vectors)."""
+    try:
+        with _open(mind, dsn) as m:
+            hits = m.search(query, limit=limit)
+    except SalienceError as e:
+        _fail(e)
+    if as_json:
+        _emit([h.to_dict() for h in hits])
+        return
+    table = Table("#", "score", "id", "memory", show_lines=False)
+    for i, h in enumerate(hits, start=1):
+        table.add_row(str(i), f"{h.score:.4f}", h.memory.id[:12], _clip(h.memory.text, 100))
+    console.print(table if hits else "[dim]no results[/]")
+
+
+@app.command()
+def get(
+    memory_id: Annotated[str, typer.Argument(help="Memory id.")],
+    mind: MindOpt = "default",
+    as_json: JsonOpt = False,
+    dsn: DsnOpt = None,
+) -> None:
+    """Show one memory."""
+    try:
+        with _open(mind, dsn) as m:
+            mem = m.get(memory_id)
+    except SalienceError as e:
+        _fail(e)
+    if as_json:
+        _emit(mem.to_dict())
+        return
+    table = Table("field", "value", show_header=False)
+    for k, v in mem.to_dict().items():
+        table.add_row(
+            k, json.dumps(v, ensure_ascii=False) if isinstance(v, list | dict) else str(v)
+        )
+    console.print(table)
+
+
+@app.command()
+def delete(
+    memory_id: Annotated[str, typer.Argument(help="Memory id.")],
+    mind: MindOpt = "default",
+    as_json: JsonOpt = False,
+    dsn: DsnOpt = None,
+) -> None:
+    """Delete a memory."""
+    try:
+        with _open(mind, dsn) as m:
+            m.delete(memory_id)
+    except SalienceError as e:
+        _fail(e)
+    if as_json:
+        _emit({"deleted": memory_id})
+    else:
+        console.print(f"deleted {memory_id}")
+
+
+@app.command("list")
+def list_(
+    mind: MindOpt = "default",
+    limit: Annotated[int, typer.Option("--limit", "-n", min=0)] = 20,
+    offset: Annotated[int, typer.Option(min=0)] = 0,
+    memory_type: Annotated[str | None, typer.Option("--type", help="Only this type.")] = None,
+    tag: Annotated[str | None, typer.Option(help="Only memories with this tag.")] = None,
+    include_superseded: Annotated[bool, typer.Option(help="Show superseded memories.")] = False,
+    as_json: JsonOpt = False,
+    dsn: DsnOpt = None,
+) -> None:
+    """List memories, newest first."""
+    from ..models import MemoryFilter, MemoryType, parse_enum
+
+    try:
+        flt = MemoryFilter(
+            memory_types=[parse_enum(MemoryType, memory_type, "memory_type")]
+            if memory_type
+            else None,
+            tags=[tag] if tag else None,
+            include_superseded=include_superseded,
+        )
+        with _open(mind, dsn) as m:
+            rows = m.list(flt, limit=limit, offset=offset)
+    except SalienceError as e:
+        _fail(e)
+    if as_json:
+        _emit([r.to_dict() for r in rows])
+        return
+    table = Table("id", "created", "type", "sal.", "memory")
+    for r in rows:
+        created = r.created_at.strftime("%Y-%m-%d %H:%M") if r.created_at else ""
+        table.add_row(
+            r.id[:12], created, r.memory_type.value, f"{r.salience:.1f}", _clip(r.text, 90)
+        )
+    console.print(table if rows else "[dim]no memories[/]")
+
+
+@app.command()
+def stats(mind: MindOpt = "default", as_json: JsonOpt = False, dsn: DsnOpt = None) -> None:
+    """Counts, sizes, the pinned embedder and the salience histogram."""
+    try:
+        with _open(mind, dsn) as m:
+            st = m.stats()
+    except SalienceError as e:
+        _fail(e)
+    if as_json:
+        _emit(st)
+        return
+    table = Table("stat", "value", show_header=False)
+    for k, v in st.items():
+        table.add_row(
+            k, json.dumps(v, ensure_ascii=False) if isinstance(v, dict | list) else str(v)
+        )
+    console.print(table)
+
+
+@app.command()
+def embedders(as_json: JsonOpt = False) -> None:
+    """Which embedding providers are available, and which `auto` picks."""
+    from ..embed import available_embedders
+
+    rows = available_embedders(_config())
+    if as_json:
+        _emit([{"name": n, "available": ok, "detail": d} for n, ok, d in rows])
+        return
+    table = Table("provider", "available", "detail")
+    for n, ok, d in rows:
+        table.add_row(n, "[green]yes[/]" if ok else "[red]no[/]", d)
+    console.print(table)
+
+
+@app.command()
+def demo(
+    directory: Annotated[
+        Path | None,
+        typer.Option("--dir", help="Where to create the demo mind (default: a temporary dir)."),
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1)] = 3,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ingest a multi-session conversation and answer recall questions (offline)."""
+    import tempfile
+
+    from ..demo import run_demo
+    from ..mind import Mind
+
+    with tempfile.TemporaryDirectory(prefix="salience-demo-") as tmp:
+        home = directory or Path(tmp)
+        cfg = Config().model_copy(update={"home": home, "backend": "sqlite"})
+        try:
+            with Mind.open("demo", config=cfg) as m:
+                if not as_json:
+                    err_console.print(f"[dim]mind: {m.store.stats()['path']}[/]")
+                result = run_demo(m, limit=limit)
+                status = m.embedder.status()
+        except SalienceError as e:
+            _fail(e)
+    if as_json:
+        _emit(
+            {
+                "embedder": status.model,
+                "ingested": result.ingested,
+                "answers": [
+                    {
+                        "query": a.query,
+                        "expect": a.expect,
+                        "found_at": a.found_at,
+                        "hits": [h.to_dict() for h in a.hits],
+                    }
+                    for a in result.answers
+                ],
+            }
+        )
+        return
+    console.print(
+        f"[bold]Salience demo[/] — ingested {result.ingested} turns; embedder "
+        f"[cyan]{status.model}[/]{' [red](degraded)[/]' if status.degraded else ''}\n"
+    )
+    for a in result.answers:
+        mark = f"[green]found at #{a.found_at}[/]" if a.found_at else "[red]not in top results[/]"
+        console.print(f"[bold]? {a.query}[/]  {mark}")
+        for i, h in enumerate(a.hits, start=1):
+            when = h.memory.occurred_at.date().isoformat() if h.memory.occurred_at else ""
+            console.print(f"   {i}. [dim]{h.score:.4f} {when}[/] {_clip(h.memory.content, 110)}")
+        console.print()
+    console.print(
+        f"[bold]{result.found}/{len(result.answers)}[/] questions answered in the top {limit}."
+    )
+
+
+def _clip(text: str, n: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()
