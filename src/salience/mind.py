@@ -146,8 +146,7 @@ class Mind:
                 if self._embedder is None:
                     from .embed import make_embedder
 
-                    pinned = self.store.embedding_info()
-                    emb = make_embedder(self.config, prefer=pinned.model if pinned else None)
+                    emb = make_embedder(self.config)
                     self._check_pin(emb)
                     self._embedder = emb
         return self._embedder
@@ -280,10 +279,15 @@ class Mind:
             raise InvalidInput(f"unknown memory fields: {', '.join(sorted(unknown))}")
         content = check_text(fields.pop("content"), max_bytes=self.config.max_content_bytes)
         clean = {k: v for k, v in fields.items() if v is not None}
-        clean["metadata"] = dict(clean.get("metadata") or {})
-        clean["tags"] = list(clean.get("tags") or [])
-        clean["entities"] = list(clean.get("entities") or [])
-        clean["related_ids"] = list(clean.get("related_ids") or [])
+        for key in ("tags", "entities", "related_ids"):
+            value = clean.get(key, [])
+            if isinstance(value, str) or not isinstance(value, Sequence):
+                raise InvalidInput(f"{key} must be a list of strings")
+            clean[key] = list(value)
+        metadata = clean.get("metadata", {})
+        if not isinstance(metadata, Mapping):
+            raise InvalidInput("metadata must be a JSON object (dict)")
+        clean["metadata"] = dict(metadata)
         from .ingest.chunking import chunk_text
 
         pieces = chunk_text(content, self.config.chunk_bytes)

@@ -7,6 +7,7 @@ record (see docs/architecture.md for the field-by-field mapping).
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import os
 import re
@@ -347,6 +348,10 @@ def validate_memory(m: Memory, *, max_bytes: int = 10_000_000) -> Memory:
             check_id(v)
     if not isinstance(m.metadata, dict):
         raise InvalidInput("metadata must be a JSON object (dict)")
+    try:
+        json.dumps(m.metadata, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise InvalidInput(f"metadata must be JSON-serialisable (no NaN/inf): {e}") from None
     for name in ("last_retrieved_at", "occurred_at", "created_at", "updated_at"):
         v = getattr(m, name)
         if v is not None:

@@ -602,7 +602,7 @@ def _params(m: Memory) -> tuple[Any, ...]:
         m.base_frame_id,
         int(bool(m.pinned)),
         format_ts(m.occurred_at),
-        json.dumps(m.metadata, ensure_ascii=False, default=str),
+        json.dumps(m.metadata, ensure_ascii=False),
         m.content_hash,
         format_ts(m.created_at),
         format_ts(m.updated_at),
