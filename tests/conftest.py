@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -22,15 +23,21 @@ def config(tmp_path: Path) -> Config:
 
 
 @pytest.fixture(scope="session")
-def pg_dsn() -> Iterator[str]:
-    """DSN of a real PostgreSQL + pgvector: SALIENCE_TEST_PG_DSN, else an embedded server."""
+def pg_server():
+    """Real PostgreSQL 18 + pgvector: SALIENCE_TEST_PG_DSN, else a throwaway embedded server."""
     from pg_server import start_pg
 
     server = start_pg()
     try:
-        yield server.dsn
+        yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_dsn(pg_server) -> str:
+    """DSN of the session's PostgreSQL server."""
+    return str(pg_server.dsn)
 
 
 @pytest.fixture(params=BACKENDS)
@@ -55,7 +62,7 @@ def make_store(backend_config: Config, request: pytest.FixtureRequest) -> Iterat
     from salience.store import open_store
 
     opened = []
-    prefix = "t" + format(abs(hash(request.node.nodeid)) % 10**10, "d")
+    prefix = "t" + format(zlib.crc32(request.node.nodeid.encode()), "d")
 
     def factory(name: str = "m"):
         store = open_store(backend_config, f"{prefix}-{name}")

@@ -15,13 +15,6 @@ from pg_server import DSN_ENV, PgServer, PgServerError, start_pg  # noqa: E402
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture(scope="session")
-def pg_server():
-    server = start_pg()
-    yield server
-    server.stop()
-
-
 @pytest.fixture
 def embedded():
     """Skip tests that start servers of their own when told to use an existing one."""
