@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from pydantic import SecretStr
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -127,7 +128,7 @@ def main() -> None:
 
                 server = start_pg()
                 dsn = server.dsn
-            cfg = cfg.model_copy(update={"dsn": dsn})
+            cfg = cfg.model_copy(update={"dsn": SecretStr(dsn)})
         rows: list[dict] = []
         try:
             with Progress(console=console, transient=True) as progress:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from salience.config import Config
 
@@ -52,7 +53,7 @@ def backend_config(backend: str, config: Config, request: pytest.FixtureRequest)
     """`config` pointed at the parametrised backend."""
     if backend == "postgres":
         dsn = request.getfixturevalue("pg_dsn")
-        return config.model_copy(update={"backend": "postgres", "dsn": dsn})
+        return config.model_copy(update={"backend": "postgres", "dsn": SecretStr(dsn)})
     return config
 
 

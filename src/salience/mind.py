@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .embed.base import Embedder
+    from .search.config import SearchConfig
+    from .search.pipeline import Recall
     from .store.base import Store
 
 _UPDATABLE = frozenset(
@@ -109,7 +111,11 @@ class Mind:
 
         config = config or Config()
         if dsn is not None:
-            config = config.model_copy(update={"dsn": dsn, "backend": backend or "postgres"})
+            from pydantic import SecretStr
+
+            config = config.model_copy(
+                update={"dsn": SecretStr(dsn), "backend": backend or "postgres"}
+            )
         store = open_store(config, name_or_path, backend=backend)
         mind = cls(store, config=config, embedder=embedder, clock=clock)
         if embedder is not None:
@@ -351,32 +357,87 @@ class Mind:
 
     # -- recall ---------------------------------------------------------------------------
     def search(
-        self, query: str, *, limit: int = 10, flt: MemoryFilter | None = None
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        flt: MemoryFilter | None = None,
+        preset: str | SearchConfig | None = None,
+        distances: Mapping[str, int] | None = None,
+        feedback: bool = True,
     ) -> list[SearchHit]:
-        """Hybrid search: full-text and vector candidates fused with RRF (K=60).
+        """Deep search (see `salience.search.pipeline`): `limit` hits, best first, each with the
+        explanation of its score. `preset` defaults to `config.search_preset`; `distances` are
+        knowledge-graph BFS distances per memory id; `feedback` records the hits as retrieved.
 
-        Query text is always matched literally (no query syntax). Raises `InvalidInput` for an
-        empty query or a non-positive limit.
+        Query text is always matched literally. Raises `InvalidInput` for an empty query, a
+        non-positive limit or an unknown preset.
         """
-        from .search.query import query_terms
-        from .search.rank import rrf_fuse
-
         query = check_text(query, max_bytes=self.config.max_content_bytes, what="query")
         if limit <= 0:
             raise InvalidInput("limit must be positive")
-        pool = max(self.config.candidate_pool, limit)
-        sources = {"text": self.store.search_text(query_terms(query), limit=pool, flt=flt)}
-        if self.store.embedding_info() is not None:
-            sources["vector"] = self.store.search_vector(
-                self.embed_query(query), limit=pool, flt=flt
+        return self._recall().search(
+            query,
+            preset=preset or self.config.search_preset,
+            limit=limit,
+            flt=flt,
+            distances=distances,
+            feedback=feedback,
+        )
+
+    def prefetch(
+        self, messages: Sequence[str], current: str, *, limit: int = 3, budget_s: float = 2.0
+    ) -> list[SearchHit]:
+        """Background recall for an incoming message within `budget_s` (design A, path 1)."""
+        current = check_text(current, max_bytes=self.config.max_content_bytes, what="message")
+        return self._recall().prefetch(
+            messages, current, preset=self.config.search_preset, limit=limit, budget_s=budget_s
+        )
+
+    def heartbeat_prefetch(self, task: str, *, limit: int = 3) -> list[SearchHit]:
+        """The top memories for the agent's current task (design A, path 2)."""
+        task = check_text(task, max_bytes=self.config.max_content_bytes, what="task")
+        return self._recall().heartbeat_prefetch(
+            task, preset=self.config.search_preset, limit=limit
+        )
+
+    def recall(
+        self, query: str, *, others: Sequence[Mind] = (), limit: int = 10
+    ) -> list[SearchHit]:
+        """Search this mind and `others` (e.g. workspace minds) as one list; `hit.mind` says
+        where each hit came from. Catch-up queries get each mind's catch-up selection."""
+        from .search.multi import fuse_minds
+
+        return fuse_minds([m.search(query, limit=limit) for m in (self, *others)], limit)
+
+    def catch_up(self, *, limit: int = 10) -> list[SearchHit]:
+        """Important memories and decisions, then the 3 most recent (design B's catch-up)."""
+        return self._recall().catch_up(limit=limit)
+
+    def mark_useful(self, memory_ids: Sequence[str], useful: bool) -> list[Memory]:
+        """Move usefulness one dampened step toward 1.0 (useful) or 0.0; returns new records."""
+        return self._recall().mark_useful(memory_ids, useful)
+
+    def evaluate_usefulness(
+        self, response: str, prefetched: Sequence[SearchHit | Memory]
+    ) -> dict[str, bool]:
+        """Judge which prefetched memories the response used and update their usefulness."""
+        return self._recall().evaluate_usefulness(response, prefetched)
+
+    def _recall(self) -> Recall:
+        from .search.pipeline import Recall, default_brain
+
+        rec = self.__dict__.get("_recall_paths")
+        if rec is None:
+            rec = Recall(
+                self.store,
+                clock=self.clock,
+                embed=lambda t: self.embedder.embed_queries(list(t)),
+                brain=getattr(self, "brain", None) or default_brain(self.config),
+                mind=self.name,
             )
-        fused = rrf_fuse(sources, k=self.config.rrf_k)[:limit]
-        records = {m.id: m for m in self.store.get_many([i for i, _, _ in fused])}
-        return [
-            SearchHit(memory=records[i], score=s, explanation=e, mind=self.name)
-            for i, s, e in fused
-            if i in records
-        ]
+            self.__dict__["_recall_paths"] = rec
+        return rec
 
     def stats(self) -> dict[str, Any]:
         """Counts, sizes, the pinned embedder and the salience histogram."""

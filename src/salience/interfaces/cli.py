@@ -33,7 +33,9 @@ DsnOpt = Annotated[
 def _config(dsn: str | None = None) -> Config:
     cfg = Config()
     if dsn:
-        cfg = cfg.model_copy(update={"backend": "postgres", "dsn": dsn})
+        from pydantic import SecretStr
+
+        cfg = cfg.model_copy(update={"backend": "postgres", "dsn": SecretStr(dsn)})
     return cfg
 
 
