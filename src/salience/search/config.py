@@ -1,0 +1,134 @@
+"""Search described as data: a typed `SearchConfig` and the named presets shared by the SDK, the
+CLI, HTTP and MCP (`salience search --preset NAME`, `Mind.search(q, preset=NAME)`).
+
+A preset fixes the candidate sources, the ranking function and the pipeline levers. Presets are
+immutable; derive a variant with `dataclasses.replace(get_preset(name), ...)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal
+
+from ..errors import InvalidInput
+
+Ranking = Literal["formula", "rrf"]
+SourceName = Literal["text", "vector", "entity"]
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Design B's scoring-profile weights (§7.3): relevance = Σ weight × signal."""
+
+    temporal: float
+    popularity: float
+    contextual: float
+    importance: float
+
+
+PROFILES: Mapping[str, Profile] = MappingProxyType(
+    {
+        "none": Profile(temporal=0.0, popularity=0.0, contextual=0.0, importance=0.0),
+        "balanced": Profile(temporal=0.4, popularity=0.2, contextual=0.2, importance=0.2),
+        "recent": Profile(temporal=0.6, popularity=0.1, contextual=0.2, importance=0.1),
+        "important": Profile(temporal=0.1, popularity=0.1, contextual=0.2, importance=0.6),
+        "connected": Profile(temporal=0.1, popularity=0.1, contextual=0.6, importance=0.2),
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """Everything that decides what a search returns.
+
+    Attributes:
+        name: the preset name (shown in explanations and benchmark tables).
+        ranking: "formula" (design A, lower is better) or "rrf" (design B, RRF × profile).
+        profile: design B's weights (ranking="rrf"); ignored by the formula.
+        sources: candidate sources gathered: "text" (full-text), "vector", "entity".
+        source_weights: per-source multiplier of a source's RRF contribution (1.0 = plain RRF).
+        rrf_k: the RRF constant (design B: 60).
+        pool: candidates per source per query.
+        rewrites: query variations added by the brain in the deep search (design A: 3).
+        variant_pool: candidates per source per variation (design A: 5, "4 queries × 5").
+        variant_weight: RRF weight of a variation's lists relative to the original query's.
+        entity_hops: follow shared entities from the top hits (design A's multi-hop, 0.8×).
+        hop_penalty: score multiplier of a hop hit relative to the hit it came from.
+        time_aware: parse temporal phrases ("last week", "in May 2023") and boost memories whose
+            `occurred_at` falls in the range (a boost, not a filter: parsing is never certain).
+        time_boost: multiplier of an in-range memory's score (ranking="rrf").
+        context_window: neighbouring turns (same session, |Δt| ≤ window) whose score spills
+            over to a hit; 0 disables it.
+        context_weight: the share of a neighbour's score that spills over.
+        formula_bm25_scale: the BM25 term of the formula is `scale · raw / max raw` over the
+            candidate set (see `rank.normalise_bm25`).
+        rerank: re-rank the top hits with the brain when it is a real LLM.
+    """
+
+    name: str
+    ranking: Ranking = "rrf"
+    profile: Profile = field(default_factory=lambda: PROFILES["balanced"])
+    sources: tuple[SourceName, ...] = ("text", "vector", "entity")
+    source_weights: Mapping[str, float] = field(default_factory=dict)
+    rrf_k: int = 60
+    pool: int = 50
+    rewrites: int = 3
+    variant_pool: int = 5
+    variant_weight: float = 1.0
+    entity_hops: bool = True
+    hop_penalty: float = 0.8
+    time_aware: bool = False
+    time_boost: float = 1.5
+    context_window: int = 0
+    context_weight: float = 0.0
+    formula_bm25_scale: float = 0.1
+    rerank: bool = True
+
+    def weight(self, source: str) -> float:
+        return float(self.source_weights.get(source, 1.0))
+
+
+def _rrf(name: str, profile: str, **kw: object) -> SearchConfig:
+    return SearchConfig(name=name, ranking="rrf", profile=PROFILES[profile], **kw)  # type: ignore[arg-type]
+
+
+PRESETS: Mapping[str, SearchConfig] = MappingProxyType(
+    {
+        # design A: the linear formula over text + vector + entity candidates
+        "formula": SearchConfig(name="formula", ranking="formula"),
+        # design B: RRF (K=60) × scoring profile
+        "rrf-balanced": _rrf("rrf-balanced", "balanced"),
+        "rrf-recent": _rrf("rrf-recent", "recent"),
+        "rrf-important": _rrf("rrf-important", "important"),
+        "rrf-connected": _rrf("rrf-connected", "connected"),
+        # baselines: plain RRF of full-text and vector, and each source alone
+        "rrf": _rrf("rrf", "none", sources=("text", "vector"), rewrites=0, entity_hops=False),
+        "text-only": _rrf(
+            "text-only", "balanced", sources=("text",), rewrites=0, entity_hops=False
+        ),
+        "vector-only": _rrf(
+            "vector-only", "balanced", sources=("vector",), rewrites=0, entity_hops=False
+        ),
+    }
+)
+
+DEFAULT_PRESET = "rrf-balanced"
+
+
+def preset_names() -> list[str]:
+    """Every preset name, in registry order (for CLI choices and API docs)."""
+    return list(PRESETS)
+
+
+def get_preset(name: str | SearchConfig) -> SearchConfig:
+    """The preset called `name` (a `SearchConfig` is returned as is). Raises `InvalidInput`."""
+    if isinstance(name, SearchConfig):
+        return name
+    try:
+        return PRESETS[str(name).strip().lower()]
+    except KeyError:
+        raise InvalidInput(
+            f"unknown search preset {name!r}; expected one of: {', '.join(PRESETS)}"
+        ) from None

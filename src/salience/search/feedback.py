@@ -1,0 +1,81 @@
+"""Feedback loops (design A): retrieval tracking and usefulness, as pure arithmetic plus one
+write path through the Store protocol.
+
+- Every retrieval: retrieval_count += 1, last_retrieved_at = now,
+  salience += 0.3 · (1 − salience / 10) (dampened: the boost shrinks towards the ceiling of 10).
+- Usefulness: u ← u + 0.1 · (target − u) with target 1.0 (useful) or 0.0 (not useful): a step
+  of 10 % of the remaining distance, so the score approaches but never reaches either end and
+  one verdict never swings it by more than 0.1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from ..models import SALIENCE_MAX, Memory
+from .query import query_terms
+
+if TYPE_CHECKING:
+    from ..store.base import Store
+
+RETRIEVAL_BOOST = 0.3
+USEFULNESS_STEP = 0.1
+OVERLAP_THRESHOLD = 0.3  # share of a memory's content words found in the response
+OVERLAP_MIN_TERMS = 2
+
+
+def boosted_salience(salience: float) -> float:
+    """salience + 0.3 · (1 − salience/10), capped at 10."""
+    return min(salience + RETRIEVAL_BOOST * (1.0 - salience / SALIENCE_MAX), SALIENCE_MAX)
+
+
+def stepped_usefulness(usefulness: float, useful: bool) -> float:
+    """usefulness + 0.1 · (target − usefulness), target 1.0 or 0.0."""
+    target = 1.0 if useful else 0.0
+    return min(max(usefulness + USEFULNESS_STEP * (target - usefulness), 0.0), 1.0)
+
+
+def retrieved(memory: Memory, now: datetime) -> Memory:
+    """The record after one retrieval at `now`."""
+    return memory.copy(
+        retrieval_count=memory.retrieval_count + 1,
+        last_retrieved_at=now,
+        salience=boosted_salience(memory.salience),
+    )
+
+
+def judged(memory: Memory, useful: bool) -> Memory:
+    """The record after one usefulness verdict."""
+    return memory.copy(usefulness=stepped_usefulness(memory.usefulness, useful))
+
+
+def lexical_useful(response: str, memory_text: str) -> bool:
+    """Offline usefulness verdict: at least 2 and 30 % of the memory's content words appear in
+    the response (a memory the answer drew on leaves its words behind)."""
+    mem = set(query_terms(memory_text))
+    if not mem:
+        return False
+    shared = mem & set(query_terms(response))
+    return len(shared) >= OVERLAP_MIN_TERMS and len(shared) / len(mem) >= OVERLAP_THRESHOLD
+
+
+def record_retrievals(store: Store, ids: Sequence[str], now: datetime) -> list[Memory]:
+    """Apply one retrieval to each memory of `ids` (unknown ids skipped); returns new records.
+
+    Read-modify-write through `Store.update`: concurrent feedback on the same memory may lose
+    one bump, which a popularity signal tolerates.
+    """
+    records = [retrieved(m, now) for m in store.get_many(list(dict.fromkeys(ids)))]
+    if records:
+        store.update(records)
+    return records
+
+
+def record_usefulness(store: Store, ids: Sequence[str], useful: bool) -> list[Memory]:
+    """Apply one usefulness verdict to each memory of `ids`; returns the new records."""
+    records = [judged(m, useful) for m in store.get_many(list(dict.fromkeys(ids)))]
+    if records:
+        store.update(records)
+    return records

@@ -1,0 +1,421 @@
+"""The retrieval paths (design A §Retrieval, design B §9.2) over one mind.
+
+- `Recall.search`: the deep pipeline — catch-up check, query rewriting (brain), candidates from
+  every query (text, vector, entity), ranking by the preset, time-aware boost, neighbouring-turn
+  context, entity multi-hop (0.8×), dedup by content hash, brain re-ranking when it is an LLM;
+- `Recall.prefetch`: per-message background recall under a time budget (default 2 s);
+- `Recall.heartbeat_prefetch`: top 3 for the agent's current task;
+- `Recall.catch_up`: the catch-up selection.
+
+Every returned hit can be recorded as a retrieval (feedback loop, `feedback.py`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..clock import Clock
+from ..models import Importance, Memory, MemoryFilter, SearchHit
+from . import rank as R
+from .candidates import Deadline, EmbedQueries, Gathered, QuerySpec, gather, gather_within
+from .catchup import is_catch_up, select_catch_up
+from .config import SearchConfig, get_preset
+from .feedback import lexical_useful, record_retrievals, record_usefulness
+from .temporal import parse_time_range
+
+if TYPE_CHECKING:
+    from ..store.base import Store
+
+log = logging.getLogger("salience.search")
+
+PREFETCH_LIMIT = 3
+PREFETCH_BUDGET_S = 2.0
+TRAJECTORY_MESSAGES = 3
+HOP_SEEDS = 3  # top hits whose entities seed the multi-hop
+RERANK_DEPTH = 20
+
+
+class RecallBrain(Protocol):
+    """The part of `salience.llm.brain.Brain` recall uses."""
+
+    def status(self) -> Any: ...
+
+    def rewrite_query(self, query: str, *, n: int = 3) -> list[str]: ...
+
+    def rerank(self, query: str, candidates: Sequence[str]) -> list[int]: ...
+
+    def is_useful(self, response: str, memory: str) -> bool: ...
+
+
+def is_llm(brain: RecallBrain | None) -> bool:
+    """True when `brain` is backed by a language model (not the heuristic engine)."""
+    if brain is None:
+        return False
+    try:
+        return not bool(brain.status().heuristic)
+    except Exception:  # a brain whose status fails is not trusted with re-ranking
+        return False
+
+
+def default_brain(config: Any) -> RecallBrain | None:
+    """The brain `config` asks for (`salience.llm.make_brain`), or None when that is absent."""
+    try:
+        from ..llm import make_brain  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    brain: RecallBrain = make_brain(config)
+    return brain
+
+
+def trajectory(messages: Sequence[str], current: str, n: int = TRAJECTORY_MESSAGES) -> str:
+    """Design A's trajectory string: the last `n` user messages and the current one."""
+    recent = [m.strip() for m in messages if m and m.strip()][-n:]
+    return "\n".join([*recent, current.strip()])
+
+
+class Recall:
+    """Recall over one mind. Build it with the mind's store, query embedder, clock and brain."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock,
+        embed: EmbedQueries | None = None,
+        brain: RecallBrain | None = None,
+        mind: str | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.embed = embed
+        self.brain = brain
+        self.mind = mind if mind is not None else store.mind
+        self._executor: ThreadPoolExecutor | None = None
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    # -- the deep search ---------------------------------------------------------------------------
+    def search(
+        self,
+        query: str,
+        *,
+        preset: str | SearchConfig = "rrf-balanced",
+        limit: int = 10,
+        flt: MemoryFilter | None = None,
+        distances: Mapping[str, int] | None = None,
+        catch_up: bool = True,
+        feedback: bool = True,
+    ) -> list[SearchHit]:
+        """Deep search: `limit` hits best first, each with the explanation of its score.
+
+        Args:
+            preset: a preset name or `SearchConfig` (see `salience.search.config`).
+            flt: structured filter applied to every candidate source.
+            distances: knowledge-graph BFS distance per memory id (design B's contextual signal).
+            catch_up: route catch-up queries ("where were we") to `catch_up`.
+            feedback: record the returned hits as retrieved.
+        """
+        cfg = get_preset(preset)
+        if catch_up and is_catch_up(query):
+            return self.catch_up(limit=limit, feedback=feedback)
+        variants = self._rewrites(query, cfg)
+        queries = [QuerySpec("", query, query, cfg.pool)]
+        queries += [QuerySpec(str(i), v, v, cfg.variant_pool) for i, v in enumerate(variants, 1)]
+        got = gather(self.store, queries, sources=cfg.sources, embed=self.embed, flt=flt)
+        hits = self._finish(query, got, cfg, limit=limit, distances=distances, flt=flt)
+        if feedback:
+            self.record(hits)
+        return hits
+
+    def _rewrites(self, query: str, cfg: SearchConfig) -> list[str]:
+        if cfg.rewrites <= 0 or self.brain is None:
+            return []
+        try:
+            out = self.brain.rewrite_query(query, n=cfg.rewrites)
+        except Exception as e:  # rewriting is an optional lever: search on without it
+            log.warning("query rewriting failed (%s); searching the query alone", e)
+            return []
+        seen = {query.strip().lower()}
+        uniq = []
+        for v in out:
+            if v and v.strip() and v.strip().lower() not in seen:
+                seen.add(v.strip().lower())
+                uniq.append(v.strip())
+        return uniq[: cfg.rewrites]
+
+    def _finish(
+        self,
+        query: str,
+        got: Gathered,
+        cfg: SearchConfig,
+        *,
+        limit: int,
+        distances: Mapping[str, int] | None,
+        flt: MemoryFilter | None,
+    ) -> list[SearchHit]:
+        """Rank gathered candidates and apply the pipeline's later stages."""
+        ids = list(dict.fromkeys(c.id for cands in got.lists.values() for c in cands))
+        memories = {m.id: m for m in self.store.get_many(ids)}
+        now = self.clock.now()
+        ranked = self._rank(got, memories, cfg, now, distances)
+        if cfg.time_aware:
+            ranked = self._time_boost(query, ranked, memories, cfg, now)
+        if cfg.context_window > 0 and cfg.context_weight > 0:
+            ranked = R.spread_context(
+                ranked, _neighbours(memories, cfg.context_window), cfg.context_weight
+            )
+        if cfg.entity_hops:
+            ranked = self._hop(ranked, memories, cfg, limit, flt)
+        ranked = _dedup(ranked, memories)
+        if cfg.rerank and is_llm(self.brain):
+            ranked = self._rerank(query, ranked, memories)
+        return [
+            SearchHit(memory=memories[i], score=s, explanation={**e, "score": s}, mind=self.mind)
+            for i, s, e in ranked[:limit]
+        ]
+
+    def _rank(
+        self,
+        got: Gathered,
+        memories: Mapping[str, Memory],
+        cfg: SearchConfig,
+        now: Any,
+        distances: Mapping[str, int] | None,
+    ) -> list[R.Ranked]:
+        weights = {
+            key: cfg.weight(key.split("~")[0]) * (cfg.variant_weight if "~" in key else 1.0)
+            for key in got.lists
+        }
+        fused = R.rrf_fuse(got.lists, k=cfg.rrf_k, weights=weights)
+        if cfg.ranking == "rrf":
+            return R.rrf_rank(fused, memories, cfg.profile, now, distances)
+        cosine = self._cosines(got, list(memories))
+        bm25 = R.normalise_bm25(
+            {c.id: c.score for c in got.lists.get("text", [])}, cfg.formula_bm25_scale
+        )
+        entity_ids = frozenset(c.id for c in got.lists.get("entity", []))
+        explain = {i: e for i, _, e in fused}
+        return R.formula_rank(
+            memories, cosine=cosine, bm25=bm25, entity_ids=entity_ids, now=now, explain=explain
+        )
+
+    def _cosines(self, got: Gathered, ids: list[str]) -> dict[str, float]:
+        """Cosine similarity of every candidate to the user's query vector (design A scores the
+        whole candidate set, not only the vector hits)."""
+        qv = got.vectors.get("")
+        if qv is None or not ids:
+            return {}
+        import numpy as np
+
+        vecs = self.store.get_vectors(ids)
+        q = np.asarray(qv, dtype=np.float32)
+        return {i: float(np.dot(v, q)) for i, v in vecs.items()}
+
+    def _time_boost(
+        self,
+        query: str,
+        ranked: list[R.Ranked],
+        memories: Mapping[str, Memory],
+        cfg: SearchConfig,
+        now: Any,
+    ) -> list[R.Ranked]:
+        span = parse_time_range(query, now)
+        if span is None:
+            return ranked
+        out = []
+        for i, s, e in ranked:
+            m = memories[i]
+            inside = span.contains(m.occurred_at or m.created_at)
+            s2 = R.scale_score(s, cfg.time_boost) if inside else s
+            out.append((i, s2, {**e, "time_match": 1.0 if inside else 0.0}))
+        out.sort(key=lambda r: (-r[1], r[0]))
+        return out
+
+    def _hop(
+        self,
+        ranked: list[R.Ranked],
+        memories: dict[str, Memory],
+        cfg: SearchConfig,
+        limit: int,
+        flt: MemoryFilter | None,
+    ) -> list[R.Ranked]:
+        """Design A's entity multi-hop: memories sharing an entity with a top hit join the list
+        at the hit's score × 0.8."""
+        present = {i for i, _, _ in ranked}
+        additions: dict[str, R.Ranked] = {}
+        for i, s, _ in ranked[:HOP_SEEDS]:
+            ents = memories[i].entities
+            if not ents:
+                continue
+            for c in self.store.search_entities(ents, limit=limit, flt=flt):
+                if c.id in present or c.id in additions:
+                    continue
+                hs = R.scale_score(s, cfg.hop_penalty)
+                additions[c.id] = (c.id, hs, {"hop_from_score": s, "hop_penalty": cfg.hop_penalty})
+        if not additions:
+            return ranked
+        for m in self.store.get_many(list(additions)):
+            memories[m.id] = m
+        extra = [a for a in additions.values() if a[0] in memories]
+        return sorted([*ranked, *extra], key=lambda r: (-r[1], r[0]))
+
+    def _rerank(
+        self, query: str, ranked: list[R.Ranked], memories: Mapping[str, Memory]
+    ) -> list[R.Ranked]:
+        assert self.brain is not None
+        head, tail = ranked[:RERANK_DEPTH], ranked[RERANK_DEPTH:]
+        try:
+            order = self.brain.rerank(query, [memories[i].text for i, _, _ in head])
+        except Exception as e:
+            log.warning("re-ranking failed (%s); keeping the preset's order", e)
+            return ranked
+        if sorted(order) != list(range(len(head))):
+            return ranked
+        return [
+            (head[j][0], head[j][1], {**head[j][2], "rerank_position": float(pos + 1)})
+            for pos, j in enumerate(order)
+        ] + tail
+
+    # -- prefetch ----------------------------------------------------------------------------------
+    def prefetch(
+        self,
+        messages: Sequence[str],
+        current: str,
+        *,
+        preset: str | SearchConfig = "rrf-balanced",
+        limit: int = PREFETCH_LIMIT,
+        budget_s: float = PREFETCH_BUDGET_S,
+        flt: MemoryFilter | None = None,
+        feedback: bool = True,
+        monotonic: Callable[[], float] | None = None,
+    ) -> list[SearchHit]:
+        """Subconscious prefetch for one incoming message (design A, path 1).
+
+        The vector side embeds the trajectory (last 3 user `messages` + `current`); full-text and
+        entity matching use `current` alone. Returns the top `limit` within `budget_s` seconds:
+        stages still running at the deadline are abandoned and ranking uses what arrived. Never
+        raises for a failing stage (prefetch is background context); failures are logged.
+        """
+        cfg = replace(get_preset(preset), rewrites=0, entity_hops=False)
+        q = QuerySpec("", current, trajectory(messages, current), cfg.pool)
+        deadline = Deadline(budget_s, monotonic) if monotonic else Deadline(budget_s)
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="salience-recall")
+        try:
+            got = gather_within(
+                self._executor,
+                self.store,
+                [q],
+                sources=cfg.sources,
+                embed=self.embed,
+                flt=flt,
+                deadline=deadline,
+            )
+        except Exception as e:
+            log.warning("prefetch failed (%s: %s); no background memories", type(e).__name__, e)
+            return []
+        if got.skipped:
+            log.info("prefetch over budget; skipped %s", ", ".join(got.skipped))
+        hits = self._finish(current, got, cfg, limit=limit, distances=None, flt=flt)
+        if feedback:
+            self.record(hits)
+        return hits
+
+    def heartbeat_prefetch(
+        self,
+        task: str,
+        *,
+        preset: str | SearchConfig = "rrf-balanced",
+        limit: int = PREFETCH_LIMIT,
+        feedback: bool = True,
+    ) -> list[SearchHit]:
+        """Top `limit` memories for the agent's current task (design A, path 2)."""
+        cfg = replace(get_preset(preset), rewrites=0)
+        return self.search(task, preset=cfg, limit=limit, catch_up=False, feedback=feedback)
+
+    # -- catch-up ----------------------------------------------------------------------------------
+    def catch_up(self, *, limit: int = 10, feedback: bool = True) -> list[SearchHit]:
+        """Design B's catch-up selection (see `catchup.py`), newest decisions first."""
+        key = MemoryFilter(importance=[Importance.CRITICAL, Importance.IMPORTANT])
+        pool = {m.id: m for m in self.store.list(key, limit=limit * 4, order="created_desc")}
+        for c in self.store.search_text(["decided", "decision"], limit=limit * 8):
+            pool.setdefault(c.id, None)  # type: ignore[arg-type]
+        missing = [i for i, m in pool.items() if m is None]
+        for m in self.store.get_many(missing):
+            pool[m.id] = m
+        usable = MemoryFilter(
+            importance=[Importance.CRITICAL, Importance.IMPORTANT, Importance.NORMAL]
+        )
+        recent = self.store.list(usable, limit=limit + 3, order="created_desc")
+        chosen = select_catch_up([m for m in pool.values() if m is not None], recent, limit)
+        hits = [
+            SearchHit(
+                memory=m, score=1.0 / (pos + 1), explanation={"catch_up": 1.0}, mind=self.mind
+            )
+            for pos, m in enumerate(chosen)
+        ]
+        if feedback:
+            self.record(hits)
+        return hits
+
+    # -- feedback ----------------------------------------------------------------------------------
+    def record(self, hits: Sequence[SearchHit]) -> None:
+        """Record `hits` as retrieved now (count, time, dampened salience boost)."""
+        if hits:
+            record_retrievals(self.store, [h.memory.id for h in hits], self.clock.now())
+
+    def mark_useful(self, ids: Sequence[str], useful: bool) -> list[Memory]:
+        """Move each memory's usefulness one dampened step toward 1.0 or 0.0."""
+        return record_usefulness(self.store, ids, useful)
+
+    def evaluate_usefulness(
+        self, response: str, prefetched: Sequence[SearchHit | Memory]
+    ) -> dict[str, bool]:
+        """Judge which prefetched memories contributed to `response` (the brain's YES/NO when
+        it is an LLM, else lexical overlap) and apply the verdicts. Returns id -> verdict."""
+        verdicts: dict[str, bool] = {}
+        for item in prefetched:
+            m = item.memory if isinstance(item, SearchHit) else item
+            if is_llm(self.brain):
+                assert self.brain is not None
+                verdicts[m.id] = bool(self.brain.is_useful(response, m.text))
+            else:
+                verdicts[m.id] = lexical_useful(response, m.text)
+        for flag in (True, False):
+            ids = [i for i, v in verdicts.items() if v is flag]
+            if ids:
+                self.mark_useful(ids, flag)
+        return verdicts
+
+
+def _neighbours(memories: Mapping[str, Memory], window: int) -> dict[str, list[str]]:
+    """Candidates of the same session within `window` turns of each other."""
+    by_session: dict[str, list[tuple[int, str]]] = {}
+    for m in memories.values():
+        if m.session_id is not None and m.t is not None:
+            by_session.setdefault(m.session_id, []).append((m.t, m.id))
+    out: dict[str, list[str]] = {}
+    for turns in by_session.values():
+        for t, mid in turns:
+            out[mid] = [o for ot, o in turns if o != mid and abs(ot - t) <= window]
+    return out
+
+
+def _dedup(ranked: list[R.Ranked], memories: Mapping[str, Memory]) -> list[R.Ranked]:
+    """Keep the best-ranked memory of each content hash."""
+    seen: set[str] = set()
+    out = []
+    for r in ranked:
+        h = memories[r[0]].content_hash
+        if h in seen:
+            continue
+        seen.add(h)
+        out.append(r)
+    return out

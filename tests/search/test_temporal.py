@@ -1,0 +1,53 @@
+"""Temporal phrases resolved against a fixed `now`."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from salience.search.temporal import parse_time_range
+
+NOW = datetime(2024, 3, 14, 15, 0, tzinfo=UTC)  # a Thursday
+
+
+def d(y: int, m: int, day: int) -> datetime:
+    return datetime(y, m, day, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("what did I do yesterday?", d(2024, 3, 13), d(2024, 3, 14)),
+        ("plans for today", d(2024, 3, 14), d(2024, 3, 15)),
+        ("what happened last week", d(2024, 3, 4), d(2024, 3, 11)),
+        ("notes from this week", d(2024, 3, 11), d(2024, 3, 18)),
+        ("last month's trip", d(2024, 2, 1), d(2024, 3, 1)),
+        ("anything last year", d(2023, 1, 1), d(2024, 1, 1)),
+        ("what did we do in May", d(2023, 5, 1), d(2023, 6, 1)),
+        ("in March", d(2024, 3, 1), d(2024, 4, 1)),
+        ("the concert in May 2023", d(2023, 5, 1), d(2023, 6, 1)),
+        ("on 8 May, 2023 we met", d(2023, 5, 8), d(2023, 5, 9)),
+        ("on May 8th", d(2023, 5, 8), d(2023, 5, 9)),
+        ("what happened in 2022", d(2022, 1, 1), d(2023, 1, 1)),
+        ("last Friday", d(2024, 3, 8), d(2024, 3, 9)),
+        ("last Thursday", d(2024, 3, 7), d(2024, 3, 8)),
+        ("two days ago", d(2024, 3, 11), d(2024, 3, 14)),
+    ],
+)
+def test_phrases(query: str, start: datetime, end: datetime) -> None:
+    span = parse_time_range(query, NOW)
+    assert span is not None
+    assert (span.start, span.end) == (start, end)
+
+
+@pytest.mark.parametrize("query", ["What does Caroline like?", "may I ask", "before the trip"])
+def test_no_phrase(query: str) -> None:
+    assert parse_time_range(query, NOW) is None
+
+
+def test_contains_is_half_open() -> None:
+    span = parse_time_range("yesterday", NOW)
+    assert span is not None
+    assert span.contains(d(2024, 3, 13)) and not span.contains(d(2024, 3, 14))
+    assert not span.contains(None)
