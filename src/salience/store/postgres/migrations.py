@@ -1,0 +1,8 @@
+"""The PostgreSQL backend's migrations, in order (applied per mind schema, see store.py)."""
+
+from __future__ import annotations
+
+from ..migrations import Migration
+from . import sql
+
+MIGRATIONS: tuple[Migration, ...] = (Migration("0001_core", sql.MIGRATION_0001_CORE),)

@@ -1,0 +1,293 @@
+"""Every SQL statement of the PostgreSQL backend, by name. Code elsewhere runs them by name.
+
+Statements are `psycopg.sql.SQL` templates: `{s}` is the mind's schema (an identifier),
+`{cfg}` the qualified name of the mind's text-search configuration (a literal), and the other
+`{…}` slots are fragments from this module chosen by the store. Values are always bound as
+`%s`/`%b` parameters, never formatted in. Literal braces are doubled (`{{}}`).
+"""
+
+from __future__ import annotations
+
+from ...models import FrameType, Importance, MemoryType, Source
+
+
+def _in(values: type) -> str:
+    return ", ".join(f"'{v.value}'" for v in values)  # enum values are fixed identifiers
+
+
+# -- server setup (once per connection pool) -----------------------------------------------------
+INSTALLED_EXTENSIONS = (
+    "SELECT extname, extversion FROM pg_catalog.pg_extension "
+    "WHERE extname IN ('vector', 'unaccent')"
+)
+AVAILABLE_EXTENSIONS = (
+    "SELECT name FROM pg_catalog.pg_available_extensions WHERE name IN ('vector', 'unaccent')"
+)
+CREATE_EXTENSION_VECTOR = "CREATE EXTENSION IF NOT EXISTS vector"
+CREATE_EXTENSION_UNACCENT = "CREATE EXTENSION IF NOT EXISTS unaccent"
+
+# Transaction-scoped advisory lock on a text key (hashed to 64 bits by the server).
+ADVISORY_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))"
+SET_LOCAL = "SELECT set_config(%s, %s, true)"
+
+# -- mind schema and migrations ------------------------------------------------------------------
+TABLE_EXISTS = "SELECT to_regclass(%s) IS NOT NULL"
+CREATE_SCHEMA = "CREATE SCHEMA IF NOT EXISTS {s}"
+DROP_SCHEMA = "DROP SCHEMA IF EXISTS {s} CASCADE"
+CREATE_MIGRATIONS = """
+CREATE TABLE IF NOT EXISTS {s}._migrations (
+    position integer GENERATED ALWAYS AS IDENTITY,
+    name text PRIMARY KEY,
+    applied_at timestamptz NOT NULL DEFAULT now()
+)"""
+APPLIED_MIGRATIONS = "SELECT name FROM {s}._migrations ORDER BY position"
+RECORD_MIGRATION = "INSERT INTO {s}._migrations (name) VALUES (%s)"
+
+# Folding diacritics needs the `unaccent` dictionary; a mind created while the extension is
+# missing keeps plain English stemming for good (its stored tsvectors were built that way), and
+# says so in meta `fts_unaccent`.
+_FTS_UNACCENT = """
+DO $do$
+DECLARE ns name;
+BEGIN
+    SELECT n.nspname INTO ns
+    FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+    WHERE e.extname = 'unaccent';
+    IF ns IS NOT NULL THEN
+        EXECUTE format(
+            'ALTER TEXT SEARCH CONFIGURATION %s ALTER MAPPING FOR hword, hword_part, word '
+            'WITH %I.unaccent, pg_catalog.english_stem', {cfg}, ns);
+    END IF;
+    INSERT INTO {s}.meta (key, value)
+    VALUES ('fts_unaccent', CASE WHEN ns IS NULL THEN 'false' ELSE 'true' END);
+END
+$do$"""
+
+# `embedding` is typed `vector` without a dimension until the mind pins its embedder
+# (PIN_VECTOR_TYPE). Content weighs 'A', summary and entities 'B' (SQLite's bm25 weights
+# 1.0 / 0.5 / 0.5, see TS_WEIGHTS).
+MIGRATION_0001_CORE = (
+    """CREATE TABLE {s}.meta (
+        key text PRIMARY KEY,
+        value text NOT NULL
+    )""",
+    "CREATE TEXT SEARCH CONFIGURATION {s}.fts (COPY = pg_catalog.english)",
+    _FTS_UNACCENT,
+    f"""CREATE TABLE {{s}}.memories (
+        pk bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        content text NOT NULL,
+        summary text NOT NULL DEFAULT '',
+        memory_type text NOT NULL CHECK (memory_type IN ({_in(MemoryType)})),
+        importance text NOT NULL CHECK (importance IN ({_in(Importance)})),
+        source text NOT NULL CHECK (source IN ({_in(Source)})),
+        salience double precision NOT NULL CHECK (salience BETWEEN 1 AND 10),
+        confidence double precision NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+        usefulness double precision NOT NULL CHECK (usefulness BETWEEN 0 AND 1),
+        retrieval_count bigint NOT NULL DEFAULT 0 CHECK (retrieval_count >= 0),
+        last_retrieved_at timestamptz,
+        tags text[] NOT NULL DEFAULT ARRAY[]::text[],
+        entities text[] NOT NULL DEFAULT ARRAY[]::text[],
+        entity_keys text[] NOT NULL DEFAULT ARRAY[]::text[],
+        entities_text text NOT NULL DEFAULT '',
+        superseded_by text,
+        related_ids text[] NOT NULL DEFAULT ARRAY[]::text[],
+        parent_id text,
+        chunk_index bigint NOT NULL DEFAULT 0,
+        session_id text,
+        t bigint,
+        frame_type text NOT NULL DEFAULT 'I' CHECK (frame_type IN ({_in(FrameType)})),
+        base_frame_id text,
+        pinned boolean NOT NULL DEFAULT false,
+        occurred_at timestamptz,
+        metadata json NOT NULL DEFAULT '{{{{}}}}',
+        content_hash text NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        embedding vector,
+        fts tsvector GENERATED ALWAYS AS (
+            setweight(to_tsvector({{cfg}}::regconfig, content), 'A')
+            || setweight(to_tsvector({{cfg}}::regconfig, summary), 'B')
+            || setweight(to_tsvector({{cfg}}::regconfig, entities_text), 'B')
+        ) STORED
+    )""",
+    "CREATE INDEX memories_hash ON {s}.memories (content_hash)",
+    "CREATE INDEX memories_created ON {s}.memories (created_at, pk)",
+    "CREATE INDEX memories_occurred ON {s}.memories ((coalesce(occurred_at, created_at)), pk)",
+    "CREATE INDEX memories_salience ON {s}.memories (salience, pk)",
+    "CREATE INDEX memories_session ON {s}.memories (session_id, t)",
+    "CREATE INDEX memories_type ON {s}.memories (memory_type)",
+    "CREATE INDEX memories_superseded ON {s}.memories (superseded_by) "
+    "WHERE superseded_by IS NOT NULL",
+    "CREATE INDEX memories_tags ON {s}.memories USING gin (tags)",
+    "CREATE INDEX memories_entities ON {s}.memories USING gin (entity_keys)",
+    "CREATE INDEX memories_fts ON {s}.memories USING gin (fts)",
+)
+
+# -- meta ----------------------------------------------------------------------------------------
+GET_META = "SELECT value FROM {s}.meta WHERE key = %s"
+SET_META = (
+    "INSERT INTO {s}.meta (key, value) VALUES (%s, %s) "
+    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
+CLAIM_META = "INSERT INTO {s}.meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING"
+
+# -- the pinned embedder: vector column type and HNSW index ---------------------------------------
+PIN_VECTOR_TYPE = "ALTER TABLE {s}.memories ALTER COLUMN embedding TYPE vector({dim})"
+HNSW_INDEX_NAME = "memories_embedding_hnsw"
+# d <= 2000: HNSW over the stored float32 vectors.
+CREATE_HNSW_VECTOR = (
+    "CREATE INDEX memories_embedding_hnsw ON {s}.memories "
+    "USING hnsw (embedding vector_cosine_ops) WITH (m = {m}, ef_construction = {efc})"
+)
+# 2000 < d <= 4000: the column keeps float32 (lossless export, exact search at full precision);
+# the index holds half-precision copies (pgvector's HNSW limit is 4000 dims for halfvec).
+CREATE_HNSW_HALFVEC = (
+    "CREATE INDEX memories_embedding_hnsw ON {s}.memories "
+    "USING hnsw ((embedding::halfvec({dim})) halfvec_cosine_ops) "
+    "WITH (m = {m}, ef_construction = {efc})"
+)
+DROP_HNSW = "DROP INDEX IF EXISTS {s}.memories_embedding_hnsw"
+VECTOR_INDEX_DEF = (
+    "SELECT indexdef FROM pg_catalog.pg_indexes "
+    "WHERE schemaname = %s AND tablename = 'memories' AND indexname = 'memories_embedding_hnsw'"
+)
+
+# -- memories ------------------------------------------------------------------------------------
+MEMORY_COLUMNS = (
+    "id",
+    "content",
+    "summary",
+    "memory_type",
+    "importance",
+    "source",
+    "salience",
+    "confidence",
+    "usefulness",
+    "retrieval_count",
+    "last_retrieved_at",
+    "tags",
+    "entities",
+    "superseded_by",
+    "related_ids",
+    "parent_id",
+    "chunk_index",
+    "session_id",
+    "t",
+    "frame_type",
+    "base_frame_id",
+    "pinned",
+    "occurred_at",
+    "metadata",
+    "content_hash",
+    "created_at",
+    "updated_at",
+)
+# Written with every record, derived from `entities`: normalised keys (exact match, GIN) and the
+# text the full-text column indexes.
+DERIVED_COLUMNS = ("entity_keys", "entities_text")
+_COLS = ", ".join(f"m.{c}" for c in MEMORY_COLUMNS)
+_WRITE = (*MEMORY_COLUMNS, *DERIVED_COLUMNS)
+
+SELECT_MEMORY = f"SELECT m.pk, {_COLS} FROM {{s}}.memories m"
+INSERT_MEMORY = (
+    f"INSERT INTO {{s}}.memories ({', '.join(_WRITE)}) "
+    f"VALUES ({', '.join('%s' for _ in _WRITE)})"
+)
+INSERT_MEMORY_VEC = (
+    f"INSERT INTO {{s}}.memories ({', '.join(_WRITE)}, embedding) "
+    f"VALUES ({', '.join('%s' for _ in _WRITE)}, %b)"
+)
+_SET = ", ".join(f"{c} = %s" for c in _WRITE if c != "id")
+UPDATE_MEMORY = f"UPDATE {{s}}.memories SET {_SET} WHERE id = %s"
+UPDATE_MEMORY_VEC = f"UPDATE {{s}}.memories SET {_SET}, embedding = %b WHERE id = %s"
+LOCK_IDS = "SELECT id FROM {s}.memories WHERE id = ANY(%s::text[]) FOR UPDATE"
+GET_BY_ID = SELECT_MEMORY + " WHERE m.id = %s"
+GET_BY_IDS = SELECT_MEMORY + " WHERE m.id = ANY(%s::text[])"
+FIND_BY_HASH = "SELECT id FROM {s}.memories WHERE content_hash = %s ORDER BY pk LIMIT 1"
+DELETE_BY_IDS = "DELETE FROM {s}.memories WHERE id = ANY(%s::text[]) RETURNING pk"
+ITER_MEMORIES = (
+    f"SELECT m.pk, {_COLS}, m.embedding::vector FROM {{s}}.memories m "
+    "WHERE m.pk > %s ORDER BY m.pk LIMIT %s"
+)
+# `::vector` keeps the result type free of the pinned dimension, so statements prepared before
+# the pin stay valid after it.
+VECTORS_BY_IDS = (
+    "SELECT id, embedding::vector FROM {s}.memories "
+    "WHERE id = ANY(%s::text[]) AND embedding IS NOT NULL"
+)
+LIST_MEMORIES = SELECT_MEMORY + " WHERE true {where} ORDER BY {order} LIMIT %s OFFSET %s"
+COUNT_MATCHING = "SELECT count(*) FROM {s}.memories m WHERE true {where}"
+
+ORDERS = {
+    "created_desc": "m.created_at DESC, m.pk DESC",
+    "created_asc": "m.created_at ASC, m.pk ASC",
+    "salience_desc": "m.salience DESC, m.pk DESC",
+    "occurred_desc": "coalesce(m.occurred_at, m.created_at) DESC, m.pk DESC",
+    "occurred_asc": "coalesce(m.occurred_at, m.created_at) ASC, m.pk ASC",
+}
+
+# Filter fragments (MemoryFilter → WHERE), combined by `filter_clause` in store.py. An empty
+# list matches nothing, as in SQLite.
+F_NOT_SUPERSEDED = "m.superseded_by IS NULL"
+F_TYPES = "m.memory_type = ANY(%s::text[])"
+F_SOURCES = "m.source = ANY(%s::text[])"
+F_IMPORTANCE = "m.importance = ANY(%s::text[])"
+F_TAGS = "m.tags && %s::text[]"
+F_ENTITIES = "m.entity_keys && %s::text[]"
+F_SESSION = "m.session_id = %s"
+F_SINCE = "m.created_at >= %s"
+F_UNTIL = "m.created_at < %s"
+F_MIN_SALIENCE = "m.salience >= %s"
+F_IDS = "m.id = ANY(%s::text[])"
+
+# -- candidates ----------------------------------------------------------------------------------
+# One literal term: a phrase of its words (like SQLite's double-quoted FTS5 strings). Operators,
+# quotes and parentheses in the text are never parsed as tsquery syntax.
+TSQUERY_TERM = "phraseto_tsquery({cfg}::regconfig, %s)"
+TSQUERY_OR = " || "
+# ts_rank weights {D, C, B, A}; normalisation 1 divides by 1 + log(document length).
+TEXT_SEARCH = (
+    "SELECT m.id, ts_rank(ARRAY[0.1, 0.2, 0.5, 1.0]::float4[], m.fts, q.q, 1) AS score "
+    "FROM {s}.memories m, (SELECT {tsquery} AS q) q "
+    "WHERE m.fts @@ q.q {where} ORDER BY score DESC, m.pk LIMIT %s"
+)
+ENTITY_SEARCH = (
+    "SELECT m.id, (SELECT count(*) FROM unnest(m.entity_keys) k WHERE k = ANY(%s::text[])) "
+    "AS hits FROM {s}.memories m WHERE m.entity_keys && %s::text[] {where} "
+    "ORDER BY hits DESC, m.salience DESC, m.pk DESC LIMIT %s"
+)
+
+# Vector candidates: cosine distance, best first, ties to the newer row (as SQLite).
+# Exact: `cosine_distance()` is a function, not the `<=>` operator, so no index can serve it —
+# a full scan of the rows that pass the filter.
+VECTOR_EXACT = (
+    "SELECT m.id, cosine_distance(m.embedding, %b::vector) AS dist FROM {s}.memories m "
+    "WHERE m.embedding IS NOT NULL {where} ORDER BY dist, m.pk DESC LIMIT %s"
+)
+# Approximate: the HNSW index walks `{index_order}`; with iterative scans on, it keeps walking
+# until LIMIT rows pass the filter. Relaxed order is re-sorted by the exact distance outside.
+VECTOR_HNSW = (
+    "WITH c AS MATERIALIZED ("
+    "SELECT m.pk, m.id, m.embedding <=> %b::vector AS dist FROM {s}.memories m "
+    "WHERE m.embedding IS NOT NULL {where} ORDER BY {index_order} LIMIT %s"
+    ") SELECT id, dist FROM c ORDER BY dist, pk DESC"
+)
+INDEX_ORDER_VECTOR = "m.embedding <=> %b::vector"
+INDEX_ORDER_HALFVEC = "m.embedding::halfvec({dim}) <=> %b::halfvec({dim})"
+# How many vectors, counting no further than %s (cheap on a large mind).
+VECTOR_COUNT_UPTO = (
+    "SELECT count(*) FROM (SELECT 1 FROM {s}.memories WHERE embedding IS NOT NULL LIMIT %s) v"
+)
+
+# -- stats ---------------------------------------------------------------------------------------
+STATS_BY_TYPE = "SELECT memory_type, count(*) FROM {s}.memories GROUP BY memory_type"
+STATS_SUPERSEDED = "SELECT count(*) FROM {s}.memories WHERE superseded_by IS NOT NULL"
+STATS_VECTORS = "SELECT count(*) FROM {s}.memories WHERE embedding IS NOT NULL"
+STATS_SALIENCE_HIST = (
+    "SELECT least(trunc(salience)::int, 9) AS b, count(*) FROM {s}.memories GROUP BY b ORDER BY b"
+)
+STATS_BYTES = (
+    "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_catalog.pg_class c "
+    "WHERE c.relnamespace = %s::regnamespace AND c.relkind = 'r'"
+)

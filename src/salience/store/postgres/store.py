@@ -1,0 +1,832 @@
+"""`PostgresStore`: one mind in its own schema on a shared PostgreSQL + pgvector server.
+
+Isolation model — **one schema per mind**. Mind `alice` lives in schema `salience_alice` (names
+longer than 54 characters get a truncated name plus a hash; the owning mind is recorded in the
+schema's `meta` table and checked on open). Every statement in `sql.py` names its tables through
+the `{s}` slot, which a store fills with its own schema identifier and nothing else; no method
+takes a mind or schema argument, so nothing reachable through a store can touch another mind.
+Each schema holds what one SQLite file holds: `_migrations`, `meta` (schema version, pinned
+embedder), `memories` with its indexes, and the mind's text-search configuration.
+`drop_mind()` is `DROP SCHEMA … CASCADE`.
+
+Migrations are per mind, like SQLite's per file: the same named `Migration`s, each applied in
+its own transaction with its `_migrations` row and `meta.schema_version`, under a transaction-
+scoped advisory lock on the mind, so concurrent first opens by several processes serialise.
+
+Vectors live in `memories.embedding`, typed `vector` without a dimension until the mind pins its
+embedder; `pin_embedding` then fixes it to `vector(d)` and builds the HNSW (cosine) index —
+on the vectors themselves for d ≤ 2000, on their `halfvec(d)` cast for d ≤ 4000 (the column
+keeps full float32). Above 4000 dimensions (up to pgvector's 16000) search is exact only.
+
+`search_vector(..., exact=None)` chooses: exact (a scan, identical to SQLite's results) while the
+mind holds at most `exact_search_max` vectors or when there is no index; otherwise HNSW with
+`hnsw.ef_search` from the config and iterative index scans (pgvector ≥ 0.8), so filters do not
+starve results — and if the index still returns fewer than `limit` rows, the query is re-run
+exactly. `exact=True` / `exact=False` force either path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+import psycopg
+from psycopg import sql as psql
+from psycopg.types.json import Json
+from psycopg_pool import PoolTimeout
+
+from ...clock import ensure_utc
+from ...errors import EmbedderMismatch, InvalidInput, NotFound, StoreError
+from ...models import (
+    Candidate,
+    EmbeddingInfo,
+    FrameType,
+    Importance,
+    Memory,
+    MemoryFilter,
+    MemoryType,
+    Source,
+    normalize_entity,
+)
+from .. import check_mind_name
+from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
+from ..migrations import pending
+from . import pool, sql
+from .migrations import MIGRATIONS
+
+if TYPE_CHECKING:
+    from ...config import Config
+
+T = TypeVar("T")
+
+SCHEMA_PREFIX = "salience_"
+MIND_KEY = "mind"  # meta: the mind that owns the schema
+FTS_UNACCENT_KEY = "fts_unaccent"  # meta: "true" if the mind folds diacritics
+MAX_INDEXED_DIM = 2000  # pgvector HNSW limit for `vector`
+MAX_HALFVEC_DIM = 4000  # pgvector HNSW limit for `halfvec`
+MAX_DIM = 16000  # pgvector's storage limit for `vector`
+HNSW_M = 16
+HNSW_EF_CONSTRUCTION = 64
+MAX_EF_SEARCH = 1000  # pgvector's upper bound for hnsw.ef_search
+
+_DUP_KEY = re.compile(r"\(id\)=\(([^)]*)\)")
+_dumps = partial(json.dumps, ensure_ascii=False)
+
+
+def schema_name(mind: str) -> str:
+    """The schema that holds `mind`: `salience_<mind>`, or for names too long for a PostgreSQL
+    identifier (63 bytes) `salience_<first 41 chars>~<12 hex of sha256>`. '~' cannot occur in a
+    mind name, so the two forms never collide."""
+    name = check_mind_name(mind)
+    if len(SCHEMA_PREFIX) + len(name) <= 63:
+        return SCHEMA_PREFIX + name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:12]
+    return f"{SCHEMA_PREFIX}{name[:41]}~{digest}"
+
+
+class _ConnectionLost(StoreError):
+    """The connection broke mid-operation (server restart, network); reads retry once."""
+
+
+class PostgresStore:
+    """A mind stored in its own schema of a PostgreSQL database with pgvector.
+
+    Thread-safe: every call borrows a connection from the process-wide pool of its DSN.
+    Open with `PostgresStore.open(config, mind)` (or `salience.store.open_store`).
+    """
+
+    backend = "postgres"
+
+    def __init__(
+        self,
+        server: pool.Server,
+        mind: str,
+        *,
+        ef_search: int = 100,
+        exact_search_max: int = 10_000,
+    ) -> None:
+        self._server = server
+        self._mind = check_mind_name(mind)
+        self._schema = schema_name(mind)
+        self._ident = psql.Identifier(self._schema)
+        self._cfg = psql.Literal(f"{psql.Identifier(self._schema).as_string()}.fts")
+        self._lock_key = f"salience:mind:{self._schema}"
+        self._where = f"mind {self._mind!r} (schema {self._schema} on {server.endpoint})"
+        self._cache: dict[str, psql.Composed] = {}
+        self._closed = False
+        self.ef_search = ef_search
+        self.exact_search_max = exact_search_max  # above this many vectors, HNSW is used
+        self._large = False  # sticky: the mind was seen above exact_search_max
+        self._migrate()
+        info = self.embedding_info()
+        self._dim: int | None = info.dim if info else None
+
+    @classmethod
+    def open(cls, config: Config, mind: str) -> PostgresStore:
+        """Open (creating if needed) `mind` on the server of `config.dsn`.
+
+        Raises `StoreError` (naming host:port, never the password) if the server cannot be
+        reached or used, `SchemaVersionError` if the mind was written by a newer Salience.
+        """
+        if config.dsn is None:
+            raise InvalidInput("backend 'postgres' needs a DSN (config dsn / SALIENCE_DSN / --dsn)")
+        dsn = config.dsn
+        text = dsn.get_secret_value() if hasattr(dsn, "get_secret_value") else str(dsn)
+        server = pool.acquire(text, pool_max=config.pg_pool_max)
+        try:
+            return cls(server, mind, ef_search=config.pg_hnsw_ef_search)
+        except BaseException:
+            pool.release(server)
+            raise
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    @property
+    def mind(self) -> str:
+        return self._mind
+
+    @property
+    def schema(self) -> str:
+        """The PostgreSQL schema holding this mind."""
+        return self._schema
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            pool.release(self._server)
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def drop_mind(self) -> None:
+        """Delete this mind — its schema with every record, vector and index — and close."""
+        with self._tx() as conn:
+            conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
+            conn.execute(self._q(sql.DROP_SCHEMA))
+        self.close()
+
+    # -- plumbing -------------------------------------------------------------------------------
+    def _q(self, template: str, **parts: psql.Composable) -> psql.Composed:
+        """`template` with this mind's schema (and the given fragments) filled in."""
+        if parts:
+            return psql.SQL(template).format(s=self._ident, cfg=self._cfg, **parts)
+        q = self._cache.get(template)
+        if q is None:
+            q = self._cache[template] = psql.SQL(template).format(s=self._ident, cfg=self._cfg)
+        return q
+
+    @contextmanager
+    def _conn(self, *, tx: bool) -> Iterator[psycopg.Connection]:
+        """A pooled connection (in a transaction if `tx`); driver errors become StoreErrors."""
+        if self._closed:
+            raise StoreError(f"the store of {self._where} is closed")
+        srv = self._server
+        try:
+            with srv.pool.connection() as conn:
+                try:
+                    if tx:
+                        with conn.transaction():
+                            yield conn
+                    else:
+                        yield conn
+                except psycopg.OperationalError as e:
+                    if conn.closed or conn.broken:
+                        raise _ConnectionLost(
+                            f"lost the connection to PostgreSQL at {srv.endpoint} "
+                            f"({self._where}): {srv.reason(e)}"
+                        ) from None
+                    raise
+        except PoolTimeout:
+            raise StoreError(
+                f"no connection to PostgreSQL at {srv.endpoint} within {pool.POOL_TIMEOUT_S:.0f}s "
+                f"(server down, or all {srv.pool.max_size} pooled connections busy)"
+            ) from None
+        except psycopg.OperationalError as e:
+            raise StoreError(
+                f"PostgreSQL at {srv.endpoint} failed for {self._where}: {srv.reason(e)}"
+            ) from None
+        except psycopg.Error as e:
+            raise StoreError(
+                f"PostgreSQL error for {self._where}: {srv.reason(e)}"
+            ) from e
+
+    def _tx(self) -> Any:
+        return self._conn(tx=True)
+
+    def _read(self, fn: Callable[[psycopg.Connection], T]) -> T:
+        """Run a read; if the connection broke under it, once more on a fresh connection."""
+        try:
+            with self._conn(tx=False) as conn:
+                return fn(conn)
+        except _ConnectionLost:
+            with self._conn(tx=False) as conn:
+                return fn(conn)
+
+    def _migrate(self) -> None:
+        applied = self._read(self._applied)
+        if applied is not None and not pending(applied, MIGRATIONS, where=self._where):
+            owner = self.get_meta(MIND_KEY)
+            if owner == self._mind:
+                return
+        while True:
+            with self._tx() as conn:
+                conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
+                conn.execute(self._q(sql.CREATE_SCHEMA))
+                conn.execute(self._q(sql.CREATE_MIGRATIONS))
+                done = [r[0] for r in conn.execute(self._q(sql.APPLIED_MIGRATIONS))]
+                todo = pending(done, MIGRATIONS, where=self._where)
+                if not todo:
+                    conn.execute(self._q(sql.CLAIM_META), (MIND_KEY, self._mind))
+                    row = conn.execute(self._q(sql.GET_META), (MIND_KEY,)).fetchone()
+                    if row[0] != self._mind:
+                        raise StoreError(
+                            f"schema {self._schema} belongs to mind {row[0]!r}, not {self._mind!r}"
+                        )
+                    return
+                mig = todo[0]
+                try:
+                    for stmt in mig.statements:
+                        conn.execute(self._q(stmt))
+                except psycopg.Error as e:
+                    raise StoreError(
+                        f"migration {mig.name} failed for {self._where}: "
+                        f"{self._server.reason(e)}"
+                    ) from e
+                conn.execute(self._q(sql.RECORD_MIGRATION), (mig.name,))
+                conn.execute(self._q(sql.SET_META), (SCHEMA_VERSION_KEY, str(len(done) + 1)))
+
+    def _applied(self, conn: psycopg.Connection) -> list[str] | None:
+        table = f"{self._ident.as_string()}._migrations"
+        if not conn.execute(sql.TABLE_EXISTS, (table,)).fetchone()[0]:
+            return None
+        return [r[0] for r in conn.execute(self._q(sql.APPLIED_MIGRATIONS))]
+
+    # -- meta -----------------------------------------------------------------------------------
+    def schema_version(self) -> int:
+        v = self.get_meta(SCHEMA_VERSION_KEY)
+        return int(v) if v else 0
+
+    def get_meta(self, key: str) -> str | None:
+        row = self._read(lambda c: c.execute(self._q(sql.GET_META), (key,)).fetchone())
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._tx() as conn:
+            conn.execute(self._q(sql.SET_META), (key, value))
+
+    def embedding_info(self) -> EmbeddingInfo | None:
+        model = self.get_meta(EMBEDDING_MODEL_KEY)
+        dim = self.get_meta(EMBEDDING_DIM_KEY)
+        if model is None or dim is None:
+            return None
+        return EmbeddingInfo(model=model, dim=int(dim))
+
+    def pin_embedding(self, info: EmbeddingInfo) -> None:
+        """Pin `info`; on first pin, fix the vector column to `vector(dim)` and build the HNSW
+        index (halfvec for 2000 < dim <= 4000, none above). Raises `EmbedderMismatch` if another
+        embedder is pinned, `InvalidInput` for a dimension pgvector cannot store."""
+        with self._tx() as conn:
+            conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
+            row = conn.execute(self._q(sql.GET_META), (EMBEDDING_MODEL_KEY,)).fetchone()
+            drow = conn.execute(self._q(sql.GET_META), (EMBEDDING_DIM_KEY,)).fetchone()
+            if row is not None:
+                pinned = EmbeddingInfo(model=row[0], dim=int(drow[0]))
+                if pinned != info:
+                    raise EmbedderMismatch(
+                        f"mind {self._mind!r} was built with embedder {pinned.model} "
+                        f"({pinned.dim} dims); refusing {info.model} ({info.dim} dims). "
+                        "Open it with the same embedder, or migrate it with `salience reembed`."
+                    )
+                self._dim = pinned.dim
+                return
+            dim = info.dim
+            if not isinstance(dim, int) or not 1 <= dim <= MAX_DIM:
+                raise InvalidInput(
+                    f"embedding dimension {dim!r} is outside what pgvector stores (1-{MAX_DIM})"
+                )
+            conn.execute(self._q(sql.SET_META), (EMBEDDING_MODEL_KEY, info.model))
+            conn.execute(self._q(sql.SET_META), (EMBEDDING_DIM_KEY, str(dim)))
+            conn.execute(self._q(sql.PIN_VECTOR_TYPE, dim=psql.SQL(str(dim))))
+            if dim <= MAX_HALFVEC_DIM:
+                conn.execute(self._create_index_sql(dim, HNSW_M, HNSW_EF_CONSTRUCTION))
+        self._dim = dim
+
+    def _pinned_dim(self) -> int | None:
+        if self._dim is None:  # another handle or process may have pinned since we opened
+            info = self.embedding_info()
+            self._dim = info.dim if info else None
+        return self._dim
+
+    # -- the vector index -----------------------------------------------------------------------
+    def _create_index_sql(self, dim: int, m: int, ef_construction: int) -> psql.Composed:
+        template = sql.CREATE_HNSW_VECTOR if dim <= MAX_INDEXED_DIM else sql.CREATE_HNSW_HALFVEC
+        return self._q(
+            template,
+            dim=psql.SQL(str(int(dim))),
+            m=psql.SQL(str(int(m))),
+            efc=psql.SQL(str(int(ef_construction))),
+        )
+
+    def vector_index(self) -> dict[str, str] | None:
+        """The HNSW index of this mind: {"name", "opclass", "definition"}, or None (no pinned
+        embedder, more than 4000 dims, or dropped with `drop_vector_index`)."""
+        row = self._read(
+            lambda c: c.execute(sql.VECTOR_INDEX_DEF, (self._schema,)).fetchone()
+        )
+        if row is None:
+            return None
+        definition = str(row[0])
+        opclass = "halfvec_cosine_ops" if "halfvec_cosine_ops" in definition else "vector_cosine_ops"
+        return {"name": sql.HNSW_INDEX_NAME, "opclass": opclass, "definition": definition}
+
+    def drop_vector_index(self) -> None:
+        """Drop the HNSW index (e.g. before a bulk load; searches are exact until rebuilt)."""
+        with self._tx() as conn:
+            conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
+            conn.execute(self._q(sql.DROP_HNSW))
+
+    def build_vector_index(
+        self,
+        *,
+        m: int = HNSW_M,
+        ef_construction: int = HNSW_EF_CONSTRUCTION,
+        maintenance_work_mem: str | None = None,
+        parallel_workers: int | None = None,
+    ) -> None:
+        """(Re)build the HNSW index with the given parameters, replacing any existing one.
+
+        `maintenance_work_mem` (e.g. "2GB") should hold the whole graph for a fast build;
+        `parallel_workers` sets max_parallel_maintenance_workers for this build.
+        Raises `InvalidInput` if the mind has no pinned embedder or more than 4000 dims.
+        """
+        dim = self._pinned_dim()
+        if dim is None or dim > MAX_HALFVEC_DIM:
+            raise InvalidInput(
+                f"mind {self._mind!r} cannot have an HNSW index "
+                f"({'no pinned embedder' if dim is None else f'{dim} dims > {MAX_HALFVEC_DIM}'})"
+            )
+        with self._tx() as conn:
+            conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
+            if maintenance_work_mem is not None:
+                conn.execute(sql.SET_LOCAL, ("maintenance_work_mem", maintenance_work_mem))
+            if parallel_workers is not None:
+                conn.execute(
+                    sql.SET_LOCAL, ("max_parallel_maintenance_workers", str(int(parallel_workers)))
+                )
+            conn.execute(self._q(sql.DROP_HNSW))
+            conn.execute(self._create_index_sql(dim, m, ef_construction))
+
+    # -- records --------------------------------------------------------------------------------
+    def _check_vectors(self, vectors: np.ndarray | None, n: int) -> np.ndarray | None:
+        if vectors is None:
+            return None
+        arr = np.asarray(vectors, dtype=np.float32)
+        if arr.ndim != 2 or arr.shape[0] != n:
+            raise InvalidInput(f"expected {n} vectors, got an array of shape {arr.shape}")
+        dim = self._pinned_dim()
+        if dim is None:
+            raise EmbedderMismatch(
+                f"mind {self._mind!r} has no pinned embedder yet; pin one before storing vectors"
+            )
+        if arr.shape[1] != dim:
+            raise EmbedderMismatch(
+                f"vectors have {arr.shape[1]} dimensions; mind {self._mind!r} pins {dim}"
+            )
+        if not np.isfinite(arr).all():
+            raise InvalidInput("vectors contain NaN or infinite values")
+        return np.ascontiguousarray(arr)
+
+    def insert(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
+        vecs = self._check_vectors(vectors, len(memories))
+        if not memories:
+            return
+        if vecs is None:
+            rows = [_params(m) for m in memories]
+            stmt = sql.INSERT_MEMORY
+        else:
+            rows = [(*_params(m), vecs[i]) for i, m in enumerate(memories)]
+            stmt = sql.INSERT_MEMORY_VEC
+        with self._tx() as conn:
+            try:
+                with conn.cursor() as cur:
+                    cur.executemany(self._q(stmt), rows)
+            except psycopg.errors.UniqueViolation as e:
+                found = _DUP_KEY.search(e.diag.message_detail or "")
+                which = found.group(1) if found else "(unknown)"
+                raise InvalidInput(f"a memory with id {which} already exists") from None
+            except (psycopg.errors.IntegrityError, psycopg.errors.DataError) as e:
+                raise InvalidInput(f"a memory violates a constraint: {_first_line(e)}") from None
+            except psycopg.errors.ProgramLimitExceeded as e:
+                raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
+
+    def update(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
+        vecs = self._check_vectors(vectors, len(memories))
+        if not memories:
+            return
+        ids = [m.id for m in memories]
+        if vecs is None:
+            rows = [(*_params(m)[1:], m.id) for m in memories]
+            stmt = sql.UPDATE_MEMORY
+        else:
+            rows = [(*_params(m)[1:], vecs[i], m.id) for i, m in enumerate(memories)]
+            stmt = sql.UPDATE_MEMORY_VEC
+        with self._tx() as conn:
+            found = {r[0] for r in conn.execute(self._q(sql.LOCK_IDS), (ids,))}
+            for i in ids:
+                if i not in found:
+                    raise NotFound(f"memory {i} not found in mind {self._mind!r}")
+            try:
+                with conn.cursor() as cur:
+                    cur.executemany(self._q(stmt), rows)
+            except (psycopg.errors.IntegrityError, psycopg.errors.DataError) as e:
+                raise InvalidInput(f"a memory violates a constraint: {_first_line(e)}") from None
+            except psycopg.errors.ProgramLimitExceeded as e:
+                raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
+
+    def delete(self, ids: Sequence[str]) -> int:
+        if not ids:
+            return 0
+        with self._tx() as conn:
+            return len(conn.execute(self._q(sql.DELETE_BY_IDS), (list(ids),)).fetchall())
+
+    def get(self, id: str) -> Memory | None:
+        row = self._read(lambda c: c.execute(self._q(sql.GET_BY_ID), (id,)).fetchone())
+        return _memory(row) if row else None
+
+    def get_many(self, ids: Sequence[str]) -> list[Memory]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+        rows = self._read(lambda c: c.execute(self._q(sql.GET_BY_IDS), (wanted,)).fetchall())
+        found = {m.id: m for m in map(_memory, rows)}
+        return [found[i] for i in ids if i in found]
+
+    def find_by_hash(self, content_hash: str) -> str | None:
+        row = self._read(lambda c: c.execute(self._q(sql.FIND_BY_HASH), (content_hash,)).fetchone())
+        return row[0] if row else None
+
+    def list(
+        self,
+        flt: MemoryFilter | None = None,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        order: str = "created_desc",
+    ) -> list[Memory]:
+        if order not in sql.ORDERS:
+            raise InvalidInput(f"unknown order {order!r}; expected one of: {', '.join(sql.ORDERS)}")
+        if limit < 0 or offset < 0:
+            raise InvalidInput("limit and offset must be non-negative")
+        where, params = filter_clause(flt)
+        q = self._q(sql.LIST_MEMORIES, where=where, order=psql.SQL(sql.ORDERS[order]))
+        rows = self._read(lambda c: c.execute(q, (*params, limit, offset)).fetchall())
+        return [_memory(r) for r in rows]
+
+    def count(self, flt: MemoryFilter | None = None) -> int:
+        where, params = filter_clause(
+            flt if flt is not None else MemoryFilter(include_superseded=True)
+        )
+        q = self._q(sql.COUNT_MATCHING, where=where)
+        return int(self._read(lambda c: c.execute(q, params).fetchone()[0]))
+
+    def get_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        wanted = list(dict.fromkeys(ids))
+        if not wanted or self._pinned_dim() is None:
+            return {}
+
+        def run(c: psycopg.Connection) -> list[Any]:
+            with c.cursor(binary=True) as cur:
+                return cur.execute(self._q(sql.VECTORS_BY_IDS), (wanted,)).fetchall()
+
+        return {mid: _array(v) for mid, v in self._read(run)}
+
+    def iter_memories(self, batch_size: int = 1000) -> Iterator[tuple[Memory, np.ndarray | None]]:
+        """Every memory with its vector, in insertion order, in batches of `batch_size`
+        (each batch one short read, so a long export holds no transaction open)."""
+        last = 0
+        q = self._q(sql.ITER_MEMORIES)
+
+        def run(c: psycopg.Connection) -> list[Any]:
+            with c.cursor(binary=True) as cur:
+                return cur.execute(q, (last, max(1, batch_size))).fetchall()
+
+        while True:
+            rows = self._read(run)
+            if not rows:
+                return
+            for r in rows:
+                yield _memory(r), (_array(r[-1]) if r[-1] is not None else None)
+            last = int(rows[-1][0])
+
+    # -- candidates -----------------------------------------------------------------------------
+    def search_text(
+        self, terms: Sequence[str], *, limit: int, flt: MemoryFilter | None = None
+    ) -> list[Candidate]:
+        """Full-text candidates for literal `terms`, OR-joined (each term a phrase of its words,
+        English-stemmed and, where `unaccent` is installed, with diacritics folded). `score` is
+        x / (1 + x) of `ts_rank` (content weighted 1.0, summary and entities 0.5)."""
+        words = literal_terms(terms)
+        if not words or limit <= 0:
+            return []
+        where, params = filter_clause(flt)
+        term = psql.SQL(sql.TSQUERY_TERM).format(cfg=self._cfg)
+        tsquery = psql.SQL(sql.TSQUERY_OR).join([term] * len(words))
+        q = self._q(sql.TEXT_SEARCH, tsquery=tsquery, where=where)
+        rows = self._read(lambda c: c.execute(q, (*words, *params, limit)).fetchall())
+        return [
+            Candidate(id=r[0], rank=i, score=_squash(float(r[1])))
+            for i, r in enumerate(rows, start=1)
+        ]
+
+    def search_entities(
+        self, entities: Sequence[str], *, limit: int, flt: MemoryFilter | None = None
+    ) -> list[Candidate]:
+        keys = list(dict.fromkeys(k for k in (normalize_entity(e) for e in entities) if k))
+        if not keys or limit <= 0:
+            return []
+        where, params = filter_clause(flt)
+        q = self._q(sql.ENTITY_SEARCH, where=where)
+        rows = self._read(lambda c: c.execute(q, (keys, keys, *params, limit)).fetchall())
+        return [Candidate(id=r[0], rank=i, score=float(r[1])) for i, r in enumerate(rows, start=1)]
+
+    def search_vector(
+        self,
+        vector: np.ndarray,
+        *,
+        limit: int,
+        flt: MemoryFilter | None = None,
+        exact: bool | None = None,
+    ) -> list[Candidate]:
+        """Nearest neighbours by cosine similarity (`score` = 1 - cosine distance).
+
+        `exact`: None (default) chooses — exact while the mind holds at most
+        `exact_search_max` vectors, else HNSW, falling back to exact if the index yields fewer
+        than `limit` rows; True always scans exactly; False always uses the index (when the
+        mind has one), as a benchmark comparing the two needs.
+        """
+        if limit <= 0:
+            return []
+        q = np.asarray(vector, dtype=np.float32).reshape(-1)
+        dim = self._pinned_dim()
+        if dim is None:
+            return []
+        if q.shape[0] != dim:
+            raise EmbedderMismatch(
+                f"query vector has {q.shape[0]} dimensions; mind {self._mind!r} pins {dim}"
+            )
+        if not np.isfinite(q).all():
+            raise InvalidInput("query vector contains NaN or infinite values")
+        where, params = filter_clause(flt)
+        rows: list[Any] | None = None
+        if self._use_index(dim, exact):
+            rows = self._read(lambda c: self._hnsw(c, q, dim, where, params, limit))
+            if exact is None and len(rows) < limit:
+                rows = None  # the index ran dry (a selective filter): answer exactly
+        if rows is None:
+            query = self._q(sql.VECTOR_EXACT, where=where)
+            rows = self._read(lambda c: c.execute(query, (q, *params, limit)).fetchall())
+        return [
+            Candidate(id=r[0], rank=i, score=1.0 - float(r[1])) for i, r in enumerate(rows, start=1)
+        ]
+
+    def _use_index(self, dim: int, exact: bool | None) -> bool:
+        if exact or dim > MAX_HALFVEC_DIM:
+            return False
+        if exact is False or self._large:
+            return True
+        cap = self.exact_search_max
+        n = self._read(lambda c: c.execute(self._q(sql.VECTOR_COUNT_UPTO), (cap + 1,)).fetchone())
+        self._large = int(n[0]) > cap
+        return self._large
+
+    def _hnsw(
+        self,
+        conn: psycopg.Connection,
+        q: np.ndarray,
+        dim: int,
+        where: psql.Composable,
+        params: list[Any],
+        limit: int,
+    ) -> list[Any]:
+        if dim <= MAX_INDEXED_DIM:
+            order = psql.SQL(sql.INDEX_ORDER_VECTOR)
+        else:
+            order = psql.SQL(sql.INDEX_ORDER_HALFVEC).format(dim=psql.SQL(str(int(dim))))
+        query = self._q(sql.VECTOR_HNSW, where=where, index_order=order)
+        ef = min(MAX_EF_SEARCH, max(self.ef_search, limit))
+        with conn.transaction():
+            conn.execute(sql.SET_LOCAL, ("hnsw.ef_search", str(ef)))
+            if self._server.iterative_scan:
+                conn.execute(sql.SET_LOCAL, ("hnsw.iterative_scan", "relaxed_order"))
+            return conn.execute(query, (q, *params, q, limit)).fetchall()
+
+    # -- stats ----------------------------------------------------------------------------------
+    def stats(self) -> dict[str, Any]:
+        def run(c: psycopg.Connection) -> dict[str, Any]:
+            by_type = {r[0]: int(r[1]) for r in c.execute(self._q(sql.STATS_BY_TYPE))}
+            hist = {int(b) + 1: int(n) for b, n in c.execute(self._q(sql.STATS_SALIENCE_HIST))}
+            return {
+                "by_type": by_type,
+                "salience_histogram": hist,
+                "superseded": int(c.execute(self._q(sql.STATS_SUPERSEDED)).fetchone()[0]),
+                "vectors": int(c.execute(self._q(sql.STATS_VECTORS)).fetchone()[0]),
+                "db_bytes": int(
+                    c.execute(sql.STATS_BYTES, (self._ident.as_string(),)).fetchone()[0]
+                ),
+            }
+
+        got = self._read(run)
+        info = self.embedding_info()
+        index = self.vector_index()
+        return {
+            "backend": self.backend,
+            "mind": self._mind,
+            "schema": self._schema,
+            "server": self._server.endpoint,
+            "schema_version": self.schema_version(),
+            "memories": sum(got["by_type"].values()),
+            "by_type": got["by_type"],
+            "superseded": got["superseded"],
+            "vectors": got["vectors"],
+            "salience_histogram": got["salience_histogram"],
+            "embedding": {"model": info.model, "dim": info.dim} if info else None,
+            "db_bytes": got["db_bytes"],
+            "vector_index": index["opclass"] if index else None,
+            "fts_unaccent": self.get_meta(FTS_UNACCENT_KEY) == "true",
+        }
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def literal_terms(terms: Sequence[str]) -> list[str]:
+    """The terms worth searching: NULs removed, trimmed, at least one letter or digit, distinct.
+
+    Each is bound as a parameter of `phraseto_tsquery`, which reads plain text: quotes,
+    `&`, `|`, `!`, `<->`, `:*` and parentheses are never query syntax.
+    """
+    out: list[str] = []
+    for t in terms:
+        t = str(t).replace("\x00", "").strip()
+        if t and any(ch.isalnum() for ch in t):
+            out.append(t)
+    return list(dict.fromkeys(out))
+
+
+def filter_clause(flt: MemoryFilter | None) -> tuple[psql.Composable, list[Any]]:
+    """(" AND …" over alias `m`, params) for a `MemoryFilter`; empty SQL when nothing to filter.
+
+    Same semantics as the SQLite backend: tag filters are trimmed and lower-cased, entity
+    filters normalised; an empty list matches nothing."""
+    flt = flt or MemoryFilter()
+    parts: list[str] = []
+    params: list[Any] = []
+
+    def add(frag: str, value: Any) -> None:
+        parts.append(frag)
+        params.append(value)
+
+    if not flt.include_superseded:
+        parts.append(sql.F_NOT_SUPERSEDED)
+    if flt.memory_types is not None:
+        add(sql.F_TYPES, [MemoryType(t).value for t in flt.memory_types])
+    if flt.sources is not None:
+        add(sql.F_SOURCES, [Source(s).value for s in flt.sources])
+    if flt.importance is not None:
+        add(sql.F_IMPORTANCE, [Importance(i).value for i in flt.importance])
+    if flt.tags is not None:
+        add(sql.F_TAGS, [t.strip().lower() for t in flt.tags])
+    if flt.entities is not None:
+        add(sql.F_ENTITIES, [normalize_entity(e) for e in flt.entities])
+    if flt.session_id is not None:
+        add(sql.F_SESSION, flt.session_id)
+    if flt.since is not None:
+        add(sql.F_SINCE, ensure_utc(flt.since))
+    if flt.until is not None:
+        add(sql.F_UNTIL, ensure_utc(flt.until))
+    if flt.min_salience is not None:
+        add(sql.F_MIN_SALIENCE, float(flt.min_salience))
+    if flt.ids is not None:
+        add(sql.F_IDS, list(flt.ids))
+    return psql.SQL("".join(" AND " + p for p in parts)), params
+
+
+def _squash(x: float) -> float:
+    x = max(x, 0.0)
+    return x / (1.0 + x)
+
+
+def _first_line(e: BaseException) -> str:
+    return (str(e).splitlines() or [type(e).__name__])[0]
+
+
+def _array(value: Any) -> np.ndarray:
+    return np.array(value.to_numpy(), dtype=np.float32)
+
+
+def _ts(value: datetime | None) -> datetime | None:
+    return ensure_utc(value) if value is not None else None
+
+
+def _params(m: Memory) -> tuple[Any, ...]:
+    keys = list(dict.fromkeys(k for k in (normalize_entity(e) for e in m.entities) if k))
+    return (
+        m.id,
+        m.content,
+        m.summary,
+        m.memory_type.value,
+        m.importance.value,
+        m.source.value,
+        float(m.salience),
+        float(m.confidence),
+        float(m.usefulness),
+        int(m.retrieval_count),
+        _ts(m.last_retrieved_at),
+        list(m.tags),
+        list(m.entities),
+        m.superseded_by,
+        list(m.related_ids),
+        m.parent_id,
+        int(m.chunk_index),
+        m.session_id,
+        m.t,
+        m.frame_type.value,
+        m.base_frame_id,
+        bool(m.pinned),
+        _ts(m.occurred_at),
+        Json(m.metadata, dumps=_dumps),
+        m.content_hash,
+        _ts(m.created_at),
+        _ts(m.updated_at),
+        keys,
+        " ".join(m.entities),
+    )
+
+
+def _memory(row: Sequence[Any]) -> Memory:
+    (
+        _pk,
+        id_,
+        content,
+        summary,
+        mtype,
+        importance,
+        source,
+        salience,
+        confidence,
+        usefulness,
+        retrieval_count,
+        last_retrieved_at,
+        tags,
+        entities,
+        superseded_by,
+        related_ids,
+        parent_id,
+        chunk_index,
+        session_id,
+        t,
+        frame_type,
+        base_frame_id,
+        pinned,
+        occurred_at,
+        metadata,
+        chash,
+        created_at,
+        updated_at,
+    ) = row[:28]
+    return Memory(
+        content=content,
+        id=id_,
+        summary=summary,
+        memory_type=MemoryType(mtype),
+        importance=Importance(importance),
+        source=Source(source),
+        salience=float(salience),
+        confidence=float(confidence),
+        usefulness=float(usefulness),
+        retrieval_count=int(retrieval_count),
+        last_retrieved_at=_ts(last_retrieved_at),
+        tags=list(tags),
+        entities=list(entities),
+        superseded_by=superseded_by,
+        related_ids=list(related_ids),
+        parent_id=parent_id,
+        chunk_index=int(chunk_index),
+        session_id=session_id,
+        t=int(t) if t is not None else None,
+        frame_type=FrameType(frame_type),
+        base_frame_id=base_frame_id,
+        pinned=bool(pinned),
+        occurred_at=_ts(occurred_at),
+        metadata=metadata,
+        content_hash=chash,
+        created_at=_ts(created_at),
+        updated_at=_ts(updated_at),
+    )
