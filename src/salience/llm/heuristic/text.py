@@ -1,0 +1,153 @@
+"""Text primitives of the heuristic engine: sentences, words, stems, content terms."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .lexicon import STOPWORDS
+
+WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_SPEAKER_RE = re.compile(
+    r"^\s*(?:\[[^\]]{0,40}\]\s*)?(?P<speaker>[A-Za-z][\w .'-]{0,30}?)\s*:\s+(?=\S)"
+)
+_BOUNDARY_RE = re.compile(r"([.!?…]+)([\"')\]]*)\s+")
+_ABBREVIATIONS = frozenset(
+    ["mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "e.g", "i.e", "eg", "ie", "inc", "ltd", "co", "corp", "no", "approx", "dept", "fig", "mt", "u.s", "a.m", "p.m", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "ave", "rd"]
+)
+_BULLET_RE = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
+
+
+def normalize_space(text: str) -> str:
+    """Collapse all whitespace runs to single spaces and trim."""
+    return " ".join(text.split())
+
+
+def split_speaker(line: str) -> tuple[str | None, str]:
+    """Split a transcript line "Name: text" into (name, text); (None, line) otherwise.
+
+    Only short speaker labels count, so "Note: buy milk" is read as speaker "Note"; callers
+    treat unknown speakers as the user.
+    """
+    m = _SPEAKER_RE.match(line)
+    if not m or len(m.group("speaker").split()) > 3:
+        return None, line
+    return m.group("speaker").strip(), line[m.end() :]
+
+
+def _units(text: str) -> list[str]:
+    """Paragraph-like units: blank lines, bullets and speaker lines start a new unit."""
+    units: list[str] = []
+    current: list[str] = []
+    for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        line = raw.strip()
+        if not line:
+            if current:
+                units.append(" ".join(current))
+                current = []
+            continue
+        starts_new = bool(_BULLET_RE.match(line)) or split_speaker(line)[0] is not None
+        if starts_new and current:
+            units.append(" ".join(current))
+            current = []
+        current.append(_BULLET_RE.sub("", line))
+    if current:
+        units.append(" ".join(current))
+    return units
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split text into sentences (abbreviation- and initial-aware); whitespace normalised."""
+    out: list[str] = []
+    for unit in _units(text):
+        unit = normalize_space(unit)
+        start = 0
+        for m in _BOUNDARY_RE.finditer(unit):
+            end = m.end()
+            before = unit[start : m.start()].split()
+            last = before[-1].lower().rstrip(".") if before else ""
+            nxt = unit[end : end + 1]
+            if m.group(1) == "." and (last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())):
+                continue
+            if (
+                m.group(1) == "."
+                and nxt
+                and not (nxt.isupper() or nxt.isdigit() or nxt in "\"'(¿¡@#")
+            ):
+                continue
+            sentence = unit[start:end].strip()
+            if sentence:
+                out.append(sentence)
+            start = end
+        tail = unit[start:].strip()
+        if tail:
+            out.append(tail)
+    return out
+
+
+def words(text: str) -> list[str]:
+    """Word tokens with original case (apostrophes kept inside words)."""
+    return WORD_RE.findall(text.replace("’", "'"))
+
+
+def stem(word: str) -> str:
+    """A small, deterministic English suffix stripper (for matching, not for display)."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) <= 3 or w.isdigit():
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith("sses"):
+        return w[:-2]
+    if w.endswith("ing") and len(w) > 5:
+        w = w[:-3]
+        if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "lsz":
+            w = w[:-1]
+        return w
+    if w.endswith("ed") and len(w) > 4:
+        w = w[:-2]
+        if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "lsz":
+            w = w[:-1]
+        return w
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if w.endswith("e") and len(w) > 3 and not w.endswith("ee"):
+        w = w[:-1]
+    return w
+
+
+def is_content_word(word: str) -> bool:
+    """Not a stop word, and either a number or at least two characters long."""
+    w = word.lower()
+    return w not in STOPWORDS and (w.isdigit() or len(w) > 1)
+
+
+def content_terms(text: str) -> list[str]:
+    """Stemmed content words of `text`, in order (duplicates kept)."""
+    return [stem(w) for w in words(text) if is_content_word(w)]
+
+
+def term_set(text: str) -> set[str]:
+    """The set of stemmed content words of `text`."""
+    return set(content_terms(text))
+
+
+def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
+    """Jaccard similarity of two term collections (0 when both are empty)."""
+    sa, sb = set(a), set(b)
+    if not sa or not sb:
+        return 0.0
+    return len(sa & sb) / len(sa | sb)
+
+
+def trim(text: str, max_chars: int) -> str:
+    """Cut `text` at a word boundary to at most `max_chars` characters, adding "…" when cut."""
+    text = normalize_space(text)
+    if len(text) <= max_chars:
+        return text
+    cut = text[: max_chars - 1]
+    if " " in cut[max_chars // 2 :]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:-") + "…"
