@@ -98,18 +98,34 @@ class HeuristicBrain:
         try:
             result = fn()
         except Exception as e:
-            emit(self._on_call, InteractionRecord(
-                call_site=str(call_site), provider=self.provider, model=self.model,
-                prompt_chars=prompt_chars, output_chars=0,
-                latency_ms=(time.perf_counter() - t0) * 1000, outcome="error",
-                error=f"{type(e).__name__}: {e}", started_at=started_at,
-            ))
+            emit(
+                self._on_call,
+                InteractionRecord(
+                    call_site=str(call_site),
+                    provider=self.provider,
+                    model=self.model,
+                    prompt_chars=prompt_chars,
+                    output_chars=0,
+                    latency_ms=(time.perf_counter() - t0) * 1000,
+                    outcome="error",
+                    error=f"{type(e).__name__}: {e}",
+                    started_at=started_at,
+                ),
+            )
             raise
-        emit(self._on_call, InteractionRecord(
-            call_site=str(call_site), provider=self.provider, model=self.model,
-            prompt_chars=prompt_chars, output_chars=_size(result),
-            latency_ms=(time.perf_counter() - t0) * 1000, outcome="ok", started_at=started_at,
-        ))
+        emit(
+            self._on_call,
+            InteractionRecord(
+                call_site=str(call_site),
+                provider=self.provider,
+                model=self.model,
+                prompt_chars=prompt_chars,
+                output_chars=_size(result),
+                latency_ms=(time.perf_counter() - t0) * 1000,
+                outcome="ok",
+                started_at=started_at,
+            ),
+        )
         return result
 
     # -- call sites ---------------------------------------------------------------------------
@@ -118,7 +134,9 @@ class HeuristicBrain:
         """Rubric-based triage; see `salience.llm.heuristic.triage`."""
         text = _check_text(text, "text")
         if kind not in TRIAGE_KINDS:
-            raise InvalidInput(f"unknown triage kind {kind!r}; expected one of: {', '.join(TRIAGE_KINDS)}")
+            raise InvalidInput(
+                f"unknown triage kind {kind!r}; expected one of: {', '.join(TRIAGE_KINDS)}"
+            )
         return self._run(CallSite.TRIAGE, len(text), lambda: _triage.triage(text, kind=kind))
 
     def quality(self, text: str, *, existing: Sequence[str] = ()) -> Quality:
@@ -138,14 +156,18 @@ class HeuristicBrain:
         new = _check_text(new, "new")
         cands = [_check_text(c, "candidate") for c in candidates]
         size = len(new) + sum(len(c) for c in cands)
-        return self._run(CallSite.CONTRADICTION, size, lambda: _contradiction.contradicts(new, cands))
+        return self._run(
+            CallSite.CONTRADICTION, size, lambda: _contradiction.contradicts(new, cands)
+        )
 
     def rewrite_query(self, query: str, *, n: int = 3) -> list[str]:
         """Up to `n` variations: statement form, keywords, synonyms."""
         query = _check_text(query, "query")
         if n < 1:
             raise InvalidInput("n must be at least 1")
-        return self._run(CallSite.QUERY_REWRITE, len(query), lambda: _retrieval.rewrite_query(query, n))
+        return self._run(
+            CallSite.QUERY_REWRITE, len(query), lambda: _retrieval.rewrite_query(query, n)
+        )
 
     def rerank(self, query: str, candidates: Sequence[str]) -> list[int]:
         """A permutation of candidate positions, most relevant first (lexical + prior order)."""
@@ -172,7 +194,9 @@ class HeuristicBrain:
         if not mems:
             raise InvalidInput("an episode needs at least one memory")
         size = sum(len(m.text) for m in mems)
-        return self._run(CallSite.EPISODE_SYNTHESIS, size, lambda: _synthesis.synthesize_episode(mems))
+        return self._run(
+            CallSite.EPISODE_SYNTHESIS, size, lambda: _synthesis.synthesize_episode(mems)
+        )
 
     def reflect(self, memories: Sequence[Memory]) -> Reflection:
         """Counted patterns, rising/fading interests, co-occurrences, recurrences."""
@@ -186,4 +210,6 @@ class HeuristicBrain:
         """Identity profile from facts and preferences, later memories winning."""
         mems = list(memories)
         size = sum(len(m.text) for m in mems) + (len(previous.profile) if previous else 0)
-        return self._run(CallSite.CONSOLIDATION, size, lambda: _identity.consolidate(mems, previous))
+        return self._run(
+            CallSite.CONSOLIDATION, size, lambda: _identity.consolidate(mems, previous)
+        )

@@ -51,9 +51,34 @@ _TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "sir", "dame"})
 _PLACE_CUES = frozenset({"in", "from", "near", "to", "visit", "visited", "visiting", "around"})
 _PRONOUN_I = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
 _AMBIGUOUS_LOWER = frozenset(
-    {"nice", "us", "turkey", "china", "jordan", "georgia", "chad", "mobile", "reading", "bath",
-     "split", "victoria", "phoenix", "perth", "cork", "oxford", "cambridge", "austin", "uk",
-     "usa", "uae", "washington", "santiago", "lima", "sofia", "florence"}
+    {
+        "nice",
+        "us",
+        "turkey",
+        "china",
+        "jordan",
+        "georgia",
+        "chad",
+        "mobile",
+        "reading",
+        "bath",
+        "split",
+        "victoria",
+        "phoenix",
+        "perth",
+        "cork",
+        "oxford",
+        "cambridge",
+        "austin",
+        "uk",
+        "usa",
+        "uae",
+        "washington",
+        "santiago",
+        "lima",
+        "sofia",
+        "florence",
+    }
 )
 
 
@@ -238,7 +263,9 @@ def find_entities(text: str) -> list[Entity]:
     add("date", YEAR_RE, 1)
     add("handle", HANDLE_RE)
     found.extend(_cap_runs(text, covered))
-    found.extend(_lowercase_places(text, covered + [(e.start, e.start + len(e.text)) for e in found]))
+    found.extend(
+        _lowercase_places(text, covered + [(e.start, e.start + len(e.text)) for e in found])
+    )
     found.sort(key=lambda e: e.start)
     seen: set[str] = set()
     out: list[Entity] = []

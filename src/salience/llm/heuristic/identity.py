@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..brain import IdentityProfile
-from .contradiction import Claim, claims, expand
+from .claims import Claim, claims, expand
 from .lexicon import RELATIONS
 from .synthesis import chronological
 from .text import split_sentences
@@ -20,11 +20,13 @@ MAX_TRAITS = 8
 _REL = "|".join(sorted(RELATIONS, key=len, reverse=True))
 _LIKE_RE = re.compile(
     r"\b(?:i|we)\s+(?:really\s+|absolutely\s+|also\s+|still\s+)*(?:love|like|enjoy|adore)\s+"
-    r"(?P<obj>[^,.;!?]+)", re.I
+    r"(?P<obj>[^,.;!?]+)",
+    re.I,
 )
 _DISLIKE_RE = re.compile(
     r"\b(?:i|we)\s+(?:really\s+|also\s+|still\s+)*(?:hate|dislike|detest|can not stand|do not like|"
-    r"do not enjoy|no longer like)\s+(?P<obj>[^,.;!?]+)", re.I
+    r"do not enjoy|no longer like)\s+(?P<obj>[^,.;!?]+)",
+    re.I,
 )
 _RELATIVE_RE = re.compile(rf"\bmy\s+(?P<rel>{_REL})(?:,)?\s+(?P<name>[A-Z][a-z]+)\b")
 _HEALTH_RE = re.compile(
@@ -51,17 +53,39 @@ _TAG_TRAITS = (
     ("finance", "financially attentive"),
 )
 _ATTR_ORDER = (
-    "name", "age", "residence", "employer", "occupation", "relationship status", "diet",
-    "languages", "health", "likes", "dislikes",
+    "name",
+    "age",
+    "residence",
+    "employer",
+    "occupation",
+    "relationship status",
+    "diet",
+    "languages",
+    "health",
+    "likes",
+    "dislikes",
 )
 _LABELS = {
-    "name": "Name", "age": "Age", "residence": "Lives in", "employer": "Works at",
-    "occupation": "Occupation", "relationship status": "Relationship status", "diet": "Diet",
-    "languages": "Speaks", "health": "Health", "likes": "Likes", "dislikes": "Dislikes",
+    "name": "Name",
+    "age": "Age",
+    "residence": "Lives in",
+    "employer": "Works at",
+    "occupation": "Occupation",
+    "relationship status": "Relationship status",
+    "diet": "Diet",
+    "languages": "Speaks",
+    "health": "Health",
+    "likes": "Likes",
+    "dislikes": "Dislikes",
 }
 _CLAIM_ATTRS = {
-    "residence": "residence", "employer": "employer", "job": "occupation", "name": "name",
-    "age": "age", "status": "relationship status", "diet": "diet",
+    "residence": "residence",
+    "employer": "employer",
+    "job": "occupation",
+    "name": "name",
+    "age": "age",
+    "status": "relationship status",
+    "diet": "diet",
 }
 
 
@@ -176,7 +200,9 @@ def _render(attrs: dict[str, str], traits: list[str]) -> str:
     named = [f"{k} is {v}" for k, v in attrs.items() if k.endswith("'s name")]
     if named:
         lines.append("Names: " + ", ".join(named) + ".")
-    favourites = [f"{k[len('favourite '):]}: {v}" for k, v in attrs.items() if k.startswith("favourite ")]
+    favourites = [
+        f"{k[len('favourite ') :]}: {v}" for k, v in attrs.items() if k.startswith("favourite ")
+    ]
     if favourites:
         lines.append("Favourites: " + ", ".join(favourites) + ".")
     if traits:

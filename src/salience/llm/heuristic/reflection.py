@@ -24,8 +24,29 @@ MAX_ITEMS = 5
 _WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _SCHEDULED = frozenset({MemoryType.EVENT, MemoryType.CALENDAR})
 _SCHEDULE_TAGS = frozenset({"meeting", "plan", "deadline", "calendar", "event"})
-_TIME_WORDS = MONTHS | WEEKDAYS | frozenset(
-    ["am", "pm", "today", "tomorrow", "yesterday", "morning", "afternoon", "evening", "night", "week", "weekly", "next", "last", "utc", "daily", "every"]
+_TIME_WORDS = (
+    MONTHS
+    | WEEKDAYS
+    | frozenset(
+        [
+            "am",
+            "pm",
+            "today",
+            "tomorrow",
+            "yesterday",
+            "morning",
+            "afternoon",
+            "evening",
+            "night",
+            "week",
+            "weekly",
+            "next",
+            "last",
+            "utc",
+            "daily",
+            "every",
+        ]
+    )
 )
 
 
@@ -41,7 +62,9 @@ def _patterns(ordered: list[Memory]) -> list[str]:
     out.append(f"Of {n} memories: " + ", ".join(parts) + ".")
     tags = Counter(t for m in ordered for t in m.tags)
     if tags:
-        out.append("Most frequent topics: " + ", ".join(f"{t} ({c})" for t, c in tags.most_common(4)) + ".")
+        out.append(
+            "Most frequent topics: " + ", ".join(f"{t} ({c})" for t, c in tags.most_common(4)) + "."
+        )
     ents = [(e, c) for e, c in top_entities(ordered, limit=4) if c >= 2]
     if ents:
         out.append("Most mentioned: " + ", ".join(f"{e} ({c})" for e, c in ents) + ".")
@@ -58,14 +81,16 @@ def _patterns(ordered: list[Memory]) -> list[str]:
     avg = sum(m.salience for m in ordered) / n
     noun = "memory" if high == 1 else "memories"
     out.append(f"Average salience {avg:.1f}; {high} high-value {noun} (salience 8 or more).")
-    return out[:MAX_ITEMS + 1]
+    return out[: MAX_ITEMS + 1]
 
 
 def _interest_terms(m: Memory) -> set[str]:
     terms = {f"#{t}" for t in m.tags}
     names = m.entities or [e.text for e in find_entities(m.text) if e.kind not in ("url", "date")]
     terms |= {f"@{n}" for n in names}
-    terms |= {t for t in content_terms(m.text) if len(t) >= 4 and not t.isdigit() and t not in _TIME_WORDS}
+    terms |= {
+        t for t in content_terms(m.text) if len(t) >= 4 and not t.isdigit() and t not in _TIME_WORDS
+    }
     return terms
 
 
@@ -83,17 +108,20 @@ def _evolving(ordered: list[Memory]) -> list[str]:
     second = Counter(t for m in ordered[half:] for t in _interest_terms(m))
     forms = {stem(k): k for k, _ in top_keywords([m.text for m in ordered], limit=200)}
     rising = [
-        t for t in second
+        t
+        for t in second
         if second[t] >= 2 and second[t] >= 2 * max(first[t], 0.5) + (1 if first[t] else 0)
     ]
     rising.sort(key=lambda t: (-(second[t] - first[t]), t[0] not in "#@", t))
     fading = [t for t in first if first[t] >= 2 and second[t] == 0]
     fading.sort(key=lambda t: (-first[t], t[0] not in "#@", t))
     out = [
-        f"Rising: {_display(t, forms)} ({first[t]} → {second[t]} mentions)" for t in _dedupe(rising, forms)[:3]
+        f"Rising: {_display(t, forms)} ({first[t]} → {second[t]} mentions)"
+        for t in _dedupe(rising, forms)[:3]
     ]
     out += [
-        f"Fading: {_display(t, forms)} ({first[t]} → 0 mentions)" for t in _dedupe(fading, forms)[:2]
+        f"Fading: {_display(t, forms)} ({first[t]} → 0 mentions)"
+        for t in _dedupe(fading, forms)[:2]
     ]
     return out
 
@@ -113,7 +141,9 @@ def _connections(ordered: list[Memory]) -> list[str]:
     pairs: Counter[tuple[str, str]] = Counter()
     display: dict[str, str] = {}
     for m in ordered:
-        names = m.entities or [e.text for e in find_entities(m.text) if e.kind not in ("url", "date")]
+        names = m.entities or [
+            e.text for e in find_entities(m.text) if e.kind not in ("url", "date")
+        ]
         keys = sorted({n.lower() for n in names})
         for n in names:
             display.setdefault(n.lower(), n)
@@ -133,7 +163,9 @@ def _connections(ordered: list[Memory]) -> list[str]:
     for (n, t), c in sorted(entity_tags.items(), key=lambda p: (-p[1], p[0])):
         if len(out) >= MAX_ITEMS or c < 3:
             break
-        out.append(f"{display.get(n, n)} is usually discussed in connection with {t} ({c} memories)")
+        out.append(
+            f"{display.get(n, n)} is usually discussed in connection with {t} ({c} memories)"
+        )
     return out
 
 
@@ -142,16 +174,17 @@ def _signature(m: Memory) -> set[str]:
     content words; dates, times and numbers removed."""
     head = re.split(r":|\s[-–—]\s", m.text, maxsplit=1)[0]
     terms = [
-        t for t in content_terms(head)
-        if t not in _TIME_WORDS and not any(ch.isdigit() for ch in t)
+        t for t in content_terms(head) if t not in _TIME_WORDS and not any(ch.isdigit() for ch in t)
     ]
     return set(terms[:5])
 
 
 def _predictions(ordered: list[Memory]) -> list[str]:
     scheduled = [
-        m for m in ordered
-        if memory_time(m) is not None and (m.memory_type in _SCHEDULED or _SCHEDULE_TAGS & set(m.tags))
+        m
+        for m in ordered
+        if memory_time(m) is not None
+        and (m.memory_type in _SCHEDULED or _SCHEDULE_TAGS & set(m.tags))
     ]
     groups: list[list[Memory]] = []
     for m in scheduled:
@@ -181,7 +214,11 @@ def _predictions(ordered: list[Memory]) -> list[str]:
             f"next expected around {nxt.date().isoformat()}."
         )
     recent = ordered[len(ordered) // 2 :]
-    plans = [m for m in reversed(recent) if {"plan", "deadline"} & set(m.tags) and m.memory_type not in _SCHEDULED]
+    plans = [
+        m
+        for m in reversed(recent)
+        if {"plan", "deadline"} & set(m.tags) and m.memory_type not in _SCHEDULED
+    ]
     for m in plans[:2]:
         out.append(f"Upcoming: {trim(m.text, 100)}")
     return out[:MAX_ITEMS]

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 
-from .contradiction import expand
+from .claims import expand
 from .entities import find_entities
 from .lexicon import STOPWORDS, SYNONYMS
 from .text import content_terms, is_content_word, normalize_space, stem, term_set, words
@@ -25,22 +25,35 @@ _QUESTION_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(p, re.IGNORECASE), r)
     for p, r in (
         (r"^(?:what|who) (?:is|are|was) (?P<x>(?:my|our|the|[\w]+'s) .+)$", r"\g<x> is"),
-        (r"^where (?:do|does|did) " + _S + r" (?P<v>live|work|study|stay|go|grow up|come from)(?P<r>.*)$",
-         r"\g<s> \g<v>\g<r> in"),
+        (
+            r"^where (?:do|does|did) "
+            + _S
+            + r" (?P<v>live|work|study|stay|go|grow up|come from)(?P<r>.*)$",
+            r"\g<s> \g<v>\g<r> in",
+        ),
         (r"^where (?:is|are|was) (?P<x>.+)$", r"\g<x> is in"),
         (r"^when (?:is|are|was) (?P<x>.+)$", r"\g<x> is on"),
         (r"^when (?:do|does|did|will) " + _S + r" (?P<r>.+)$", r"\g<s> \g<r> on"),
         (r"^how old (?:is|am|are) (?P<x>.+)$", r"\g<x> is years old"),
         (r"^how many (?P<n>\w+) (?:do|does|did) " + _S + r" (?P<r>.+)$", r"\g<s> \g<r> \g<n>"),
-        (r"^what (?:did|have) (?P<s>we|i|they) (?:decide|agree|choose)(?:d)? (?:on|about|for)? ?(?P<r>.*)$",
-         r"\g<s> decided \g<r>"),
-        (r"^what (?:do|does|did) " + _S + r" (?P<v>like|love|enjoy|prefer|eat|drink|play|do)(?P<r>.*)$",
-         r"\g<s> \g<v>\g<r>"),
+        (
+            r"^what (?:did|have) (?P<s>we|i|they) (?:decide|agree|choose)(?:d)? (?:on|about|for)? ?(?P<r>.*)$",
+            r"\g<s> decided \g<r>",
+        ),
+        (
+            r"^what (?:do|does|did) "
+            + _S
+            + r" (?P<v>like|love|enjoy|prefer|eat|drink|play|do)(?P<r>.*)$",
+            r"\g<s> \g<v>\g<r>",
+        ),
         (r"^which (?P<n>[\w ]+?) (?:do|does|did) " + _S + r" (?P<r>.+)$", r"\g<s> \g<r> \g<n>"),
         (r"^(?:do|does|did|have|has|can|will) " + _S + r" (?P<r>.+)$", r"\g<s> \g<r>"),
         (r"^(?:is|are|was|were) (?P<x>\w+(?: \w+)?) (?P<r>.+)$", r"\g<x> is \g<r>"),
         (r"^(?:can you )?(?:tell me|remind me|what do you know) (?:about|of) (?P<x>.+)$", r"\g<x>"),
-        (r"^(?:who|what|where|when|why|how|which) (?:is|are|was|were|do|does|did) (?P<x>.+)$", r"\g<x>"),
+        (
+            r"^(?:who|what|where|when|why|how|which) (?:is|are|was|were|do|does|did) (?P<x>.+)$",
+            r"\g<x>",
+        ),
     )
 )
 

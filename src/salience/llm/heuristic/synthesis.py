@@ -29,7 +29,33 @@ DISTILL_MIN_SALIENCE = 3
 EPISODE_SENTENCES = 3
 EPISODE_SUMMARY_CHARS = 700
 _GENERIC_WORDS = frozenset(
-    ["said", "told", "asked", "think", "know", "got", "get", "went", "go", "going", "make", "made", "want", "need", "today", "yesterday", "tomorrow", "time", "good", "great", "new", "really", "also", "user", "assistant"]
+    [
+        "said",
+        "told",
+        "asked",
+        "think",
+        "know",
+        "got",
+        "get",
+        "went",
+        "go",
+        "going",
+        "make",
+        "made",
+        "want",
+        "need",
+        "today",
+        "yesterday",
+        "tomorrow",
+        "time",
+        "good",
+        "great",
+        "new",
+        "really",
+        "also",
+        "user",
+        "assistant",
+    ]
 )
 
 
@@ -159,7 +185,9 @@ def synthesize_episode(memories: Sequence[Memory]) -> Episode:
         )
         specificity = 0.1 * len(terms & entity_words)
         scored.append((centrality + specificity, idx))
-    chosen = sorted(idx for _, idx in sorted(scored, key=lambda p: (-p[0], p[1]))[:EPISODE_SENTENCES])
+    chosen = sorted(
+        idx for _, idx in sorted(scored, key=lambda p: (-p[0], p[1]))[:EPISODE_SENTENCES]
+    )
     body = " ".join(sentences[i][2] for i in chosen) or normalize_space(" ".join(texts))
     span = _date_span(ordered)
     summary = trim(f"{span} {body}".strip(), EPISODE_SUMMARY_CHARS)

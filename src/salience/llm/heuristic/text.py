@@ -13,7 +13,48 @@ _SPEAKER_RE = re.compile(
 )
 _BOUNDARY_RE = re.compile(r"([.!?…]+)([\"')\]]*)\s+")
 _ABBREVIATIONS = frozenset(
-    ["mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "e.g", "i.e", "eg", "ie", "inc", "ltd", "co", "corp", "no", "approx", "dept", "fig", "mt", "u.s", "a.m", "p.m", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "ave", "rd"]
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "st",
+        "jr",
+        "sr",
+        "vs",
+        "etc",
+        "e.g",
+        "i.e",
+        "eg",
+        "ie",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "no",
+        "approx",
+        "dept",
+        "fig",
+        "mt",
+        "u.s",
+        "a.m",
+        "p.m",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "ave",
+        "rd",
+    ]
 )
 _BULLET_RE = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
 
@@ -67,7 +108,9 @@ def split_sentences(text: str) -> list[str]:
             before = unit[start : m.start()].split()
             last = before[-1].lower().rstrip(".") if before else ""
             nxt = unit[end : end + 1]
-            if m.group(1) == "." and (last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())):
+            if m.group(1) == "." and (
+                last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())
+            ):
                 continue
             if (
                 m.group(1) == "."

@@ -37,8 +37,9 @@ INVERSION_RE = re.compile(
     r"(?!\s*(?:'m|am|'ve|have|was|were)\b)",
     re.IGNORECASE,
 )
-_SIGNATURE_RE = re.compile(r"^(?:--\s*|best(?: regards)?|kind regards|regards|cheers|thanks|sent from)",
-                           re.IGNORECASE)
+_SIGNATURE_RE = re.compile(
+    r"^(?:--\s*|best(?: regards)?|kind regards|regards|cheers|thanks|sent from)", re.IGNORECASE
+)
 
 
 @dataclass(slots=True)
@@ -95,8 +96,14 @@ def score_sentence(sentence: str, *, assistant: bool = False) -> SentenceScore:
         score, why = moved
         if hypothetical:
             score = max(4, score - 4)
-        _merge(best, score, MemoryType.FACT, ("home", "life-event") if score >= 9 else ("home",),
-               why[0], "critical" if score >= 9 else "identity")
+        _merge(
+            best,
+            score,
+            MemoryType.FACT,
+            ("home", "life-event") if score >= 9 else ("home",),
+            why[0],
+            "critical" if score >= 9 else "identity",
+        )
     if best.score == 0:
         best.score = 3 if len(content_terms(sentence)) >= 3 else 2
         best.reasons.append("informative" if best.score == 3 else "minor")
@@ -108,8 +115,9 @@ def score_sentence(sentence: str, *, assistant: bool = False) -> SentenceScore:
     return best
 
 
-def _merge(best: SentenceScore, score: int, mtype: MemoryType, tags: tuple[str, ...], why: str,
-           band: str) -> None:
+def _merge(
+    best: SentenceScore, score: int, mtype: MemoryType, tags: tuple[str, ...], why: str, band: str
+) -> None:
     if score > best.score:
         best.score, best.mtype, best.band = score, mtype, band
         best.tags = list(tags) + [t for t in best.tags if t not in tags]
@@ -180,7 +188,9 @@ def segments(text: str) -> list[tuple[str, bool]]:
     return out
 
 
-def summarize(scored: list[SentenceScore], *, subject: str = "", max_chars: int = SUMMARY_CHARS) -> str:
+def summarize(
+    scored: list[SentenceScore], *, subject: str = "", max_chars: int = SUMMARY_CHARS
+) -> str:
     """Extractive summary: informative sentences in order; when they do not fit, the most
     salient sentence first. Noise is dropped unless nothing else is left."""
     useful = [s for s in scored if not s.noise] or scored
@@ -307,5 +317,11 @@ def fact_salience(sentence: str) -> int:
 
 
 __all__ = [
-    "SentenceScore", "fact_salience", "is_noise", "score_sentence", "segments", "summarize", "triage",
+    "SentenceScore",
+    "fact_salience",
+    "is_noise",
+    "score_sentence",
+    "segments",
+    "summarize",
+    "triage",
 ]
