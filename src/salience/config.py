@@ -61,6 +61,27 @@ class Config(BaseSettings):
     # -- ingestion (design A) ----------------------------------------------------------------
     max_content_bytes: int = Field(default=1_000_000, ge=1)
     chunk_bytes: int = Field(default=1200, ge=64, description="MaxChunkBytes")
+    triage_threshold_grounded: float = Field(
+        default=3.0, ge=1, le=10, description="Save tool-grounded conversation at salience >= this"
+    )
+    triage_threshold_parametric: float = Field(
+        default=5.0, ge=1, le=10, description="Save unverified (parametric) answers at >= this"
+    )
+    triage_threshold_email: float = Field(default=1.0, ge=1, le=10)
+    archive_raw_salience: float = Field(default=3.0, ge=1, le=10)
+    distilled_fact_threshold: float = Field(default=5.0, ge=1, le=10)
+    contradiction_distance: float = Field(default=0.3, gt=0, le=2, description="Cosine distance")
+    contradiction_candidates: int = Field(default=3, ge=0)
+    paradigm_shift_salience: float = Field(
+        default=7.0, ge=1, le=10, description="Superseding an identity/preference memory at >= "
+        "this salience is a paradigm shift"
+    )
+    queue_max_attempts: int = Field(default=3, ge=1)
+    queue_retry_base_s: float = Field(default=60.0, ge=0, description="Backoff: base * 2^(n-1)")
+    import_max_body_bytes: int = Field(default=64_000, ge=256)
+    ai_interactions_retention_days: int = Field(
+        default=180, ge=1, description="ai_interactions rows older than this are purged"
+    )
 
     # -- recall ------------------------------------------------------------------------------
     search_preset: str = "rrf-balanced"

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .embed.base import Embedder
+    from .ingest.items import DrainReport, ImportReport, IngestResult
+    from .ingest.service import IngestService
     from .search.config import SearchConfig
     from .search.pipeline import Recall
     from .store.base import Store
@@ -443,5 +445,64 @@ class Mind:
         """Counts, sizes, the pinned embedder and the salience histogram."""
         return self.store.stats()
 
+
+    # -- ingestion paths (design A; implemented in salience.ingest) --------------------------
+    def _ingest(self) -> IngestService:
+        svc = self.__dict__.get("_ingest_service")
+        if svc is None:
+            from .ingest.service import IngestService
+
+            svc = IngestService(
+                self.store, config=self.config, clock=self.clock, embed=self._embed_passages,
+                brain=self.__dict__.get("brain"),
+            )
+            self.__dict__["_ingest_service"] = svc
+        return svc
+
+    def remember_turn(
+        self, user: str, assistant: str, *, tool_grounded: bool = False, defer: bool = True,
+        **kw: Any,
+    ) -> int | IngestResult | None:
+        """A conversation exchange: queued for deferred triage (returns the queue id), or
+        triaged now with `defer=False` (threshold 3 when tool-grounded, else 5)."""
+        return self._ingest().remember_turn(
+            user, assistant, tool_grounded=tool_grounded, defer=defer, **kw
+        )
+
+    def save_memory(self, content: str, **fields: Any) -> IngestResult:
+        """Design A's save_memory tool: saved as given, no triage (see `IngestService`)."""
+        return self._ingest().save_memory(content, **fields)
+
+    def archive_context(self, messages: Sequence[str | Mapping[str, Any]], **kw: Any) -> IngestResult:
+        """Archive a context slide: raw at salience 3 plus distilled facts >= 5."""
+        return self._ingest().archive_context(messages, **kw)
+
+    def drain_pending_triage(self, limit: int = 100) -> DrainReport:
+        """Process due queued triage and staged distillations (the heartbeat calls this)."""
+        return self._ingest().drain(limit)
+
+    def queue_status(self) -> dict[str, Any]:
+        """Pending/failed counts, recent failed operations and import sources."""
+        return self._ingest().queue_status()
+
+    def retry_failed(self, ids: Sequence[int] | None = None) -> int:
+        """Requeue failed operations (all or `ids`); returns how many."""
+        return self._ingest().retry_failed(ids)
+
+    def history(self, memory_id: str) -> list[Memory]:
+        """The supersession chain through `memory_id`, oldest first. Raises `NotFound`."""
+        return self._ingest().history(memory_id)
+
+    def import_mbox(self, path: str | Path, **kw: Any) -> ImportReport:
+        """Import emails from an mbox file (incremental; see `salience.ingest.mbox`)."""
+        return self._ingest().import_file("mbox", path, **kw)
+
+    def import_ics(self, path: str | Path, **kw: Any) -> ImportReport:
+        """Import calendar events from an ICS file (incremental; `salience.ingest.ics`)."""
+        return self._ingest().import_file("ics", path, **kw)
+
+    def import_chat(self, path: str | Path, **kw: Any) -> ImportReport:
+        """Import chat transcripts from JSONL (incremental; `salience.ingest.chat`)."""
+        return self._ingest().import_file("chat", path, **kw)
 
 __all__ = ["FrameType", "Mind"]

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..models import Candidate, EmbeddingInfo, Memory, MemoryFilter
+from .ingest import IngestStore
 
 if TYPE_CHECKING:
     import numpy as np
@@ -29,7 +30,7 @@ EMBEDDING_DIM_KEY = "embedding_dim"
 
 
 @runtime_checkable
-class Store(Protocol):
+class Store(IngestStore, Protocol):
     """One mind's storage."""
 
     @property

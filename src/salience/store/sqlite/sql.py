@@ -246,3 +246,179 @@ STATS_VECTORS = "SELECT count(*) FROM memory_vectors"
 STATS_SALIENCE_HIST = (
     "SELECT min(CAST(salience AS INTEGER), 9), count(*) FROM memories GROUP BY 1 ORDER BY 1"
 )
+
+# -- ingestion: durable queues, failed operations, harvest state, events, model-call log -------
+MIGRATION_INGEST = (
+    """CREATE TABLE pending_triage (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        enqueued_at TEXT NOT NULL,
+        next_attempt_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX pending_triage_due ON pending_triage (next_attempt_at, id)",
+    """CREATE TABLE pending_distillation (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        enqueued_at TEXT NOT NULL,
+        next_attempt_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX pending_distillation_due ON pending_distillation (next_attempt_at, id)",
+    """CREATE TABLE failed_operations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        queue TEXT NOT NULL CHECK (queue IN ('triage', 'distillation')),
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        error TEXT NOT NULL,
+        enqueued_at TEXT NOT NULL,
+        failed_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE harvest_sources (
+        source TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        last_sync_at TEXT,
+        state TEXT NOT NULL DEFAULT '{}'
+    )""",
+    """CREATE TABLE harvest_items (
+        kind TEXT NOT NULL,
+        item_key TEXT NOT NULL,
+        source TEXT NOT NULL,
+        status TEXT NOT NULL,
+        processed_at TEXT NOT NULL,
+        PRIMARY KEY (kind, item_key)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX harvest_items_source ON harvest_items (source)",
+    """CREATE TABLE mind_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        memory_id TEXT,
+        related_id TEXT,
+        payload TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX mind_events_kind ON mind_events (kind, id)",
+    """CREATE TABLE ai_interactions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created_at TEXT NOT NULL,
+        call_site TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        model TEXT NOT NULL,
+        prompt_chars INTEGER NOT NULL,
+        output_chars INTEGER NOT NULL,
+        prompt_tokens INTEGER,
+        completion_tokens INTEGER,
+        total_tokens INTEGER,
+        latency_ms REAL NOT NULL,
+        outcome TEXT NOT NULL,
+        error TEXT,
+        thinking INTEGER NOT NULL DEFAULT 0,
+        attempts INTEGER NOT NULL DEFAULT 1
+    )""",
+    "CREATE INDEX ai_interactions_created ON ai_interactions (created_at)",
+)
+
+#: Queue name -> table; the only identifiers ever formatted into queue statements.
+QUEUE_TABLES = {"triage": "pending_triage", "distillation": "pending_distillation"}
+QUEUE_INSERT = (
+    "INSERT INTO {table} (kind, payload, attempts, last_error, enqueued_at, next_attempt_at) "
+    "VALUES (?, ?, ?, ?, ?, ?)"
+)
+QUEUE_DUE = (
+    "SELECT id, kind, payload, attempts, last_error, enqueued_at, next_attempt_at FROM {table} "
+    "WHERE next_attempt_at <= ? ORDER BY id LIMIT ?"
+)
+QUEUE_ALL = (
+    "SELECT id, kind, payload, attempts, last_error, enqueued_at, next_attempt_at FROM {table} "
+    "ORDER BY id LIMIT ?"
+)
+QUEUE_GET = (
+    "SELECT id, kind, payload, attempts, last_error, enqueued_at, next_attempt_at FROM {table} "
+    "WHERE id = ?"
+)
+QUEUE_DELETE = "DELETE FROM {table} WHERE id = ?"
+QUEUE_RESCHEDULE = (
+    "UPDATE {table} SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?"
+)
+QUEUE_COUNT = "SELECT count(*) FROM {table}"
+
+FAILED_INSERT = (
+    "INSERT INTO failed_operations (queue, kind, payload, attempts, error, enqueued_at, failed_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+FAILED_LIST = (
+    "SELECT id, queue, kind, payload, attempts, error, enqueued_at, failed_at "
+    "FROM failed_operations ORDER BY id DESC LIMIT ?"
+)
+FAILED_ALL_ASC = (
+    "SELECT id, queue, kind, payload, attempts, error, enqueued_at, failed_at "
+    "FROM failed_operations ORDER BY id"
+)
+FAILED_BY_ID = (
+    "SELECT id, queue, kind, payload, attempts, error, enqueued_at, failed_at "
+    "FROM failed_operations WHERE id = ?"
+)
+FAILED_DELETE = "DELETE FROM failed_operations WHERE id = ?"
+FAILED_COUNT = "SELECT count(*) FROM failed_operations"
+
+HARVEST_MARK = (
+    "INSERT INTO harvest_items (kind, item_key, source, status, processed_at) "
+    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, item_key) DO UPDATE SET "
+    "status = excluded.status, processed_at = excluded.processed_at"
+)
+HARVEST_SEEN = "SELECT item_key FROM harvest_items WHERE kind = ? AND item_key IN ({marks})"
+HARVEST_SOURCE_UPSERT = (
+    "INSERT INTO harvest_sources (source, kind, last_sync_at, state) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (source) DO UPDATE SET kind = excluded.kind, "
+    "last_sync_at = excluded.last_sync_at, state = excluded.state"
+)
+HARVEST_SOURCES = (
+    "SELECT s.source, s.kind, s.last_sync_at, s.state, "
+    "(SELECT count(*) FROM harvest_items i WHERE i.source = s.source) "
+    "FROM harvest_sources s ORDER BY s.source"
+)
+
+EVENT_INSERT = (
+    "INSERT INTO mind_events (kind, memory_id, related_id, payload, created_at) "
+    "VALUES (?, ?, ?, ?, ?)"
+)
+EVENTS_ALL = (
+    "SELECT id, kind, memory_id, related_id, payload, created_at FROM mind_events "
+    "ORDER BY id DESC LIMIT ?"
+)
+EVENTS_OF_KIND = (
+    "SELECT id, kind, memory_id, related_id, payload, created_at FROM mind_events "
+    "WHERE kind = ? ORDER BY id DESC LIMIT ?"
+)
+
+PREDECESSORS = SELECT_MEMORY + " WHERE superseded_by = ? ORDER BY created_at, pk"
+
+INTERACTION_COLUMNS = (
+    "created_at",
+    "call_site",
+    "provider",
+    "model",
+    "prompt_chars",
+    "output_chars",
+    "prompt_tokens",
+    "completion_tokens",
+    "total_tokens",
+    "latency_ms",
+    "outcome",
+    "error",
+    "thinking",
+    "attempts",
+)
+INTERACTION_INSERT = (
+    f"INSERT INTO ai_interactions ({', '.join(INTERACTION_COLUMNS)}) "
+    f"VALUES ({', '.join('?' for _ in INTERACTION_COLUMNS)})"
+)
+INTERACTIONS_LIST = (
+    f"SELECT id, {', '.join(INTERACTION_COLUMNS)} FROM ai_interactions ORDER BY id DESC LIMIT ?"
+)
+INTERACTIONS_PURGE = "DELETE FROM ai_interactions WHERE created_at < ?"

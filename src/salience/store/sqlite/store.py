@@ -29,13 +29,14 @@ from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
 from . import sql
 from .migrations import MIGRATIONS
+from .queue import IngestStoreMixin
 from .vectors import VectorIndex, from_blob, to_blob
 
 VECTOR_GENERATION_KEY = "vector_generation"  # bumped when stored vectors are deleted/replaced
 _MAX_VARS = 900  # stay below SQLite's host-parameter limit
 
 
-class SQLiteStore:
+class SQLiteStore(IngestStoreMixin):
     """A mind stored in one SQLite file. Thread-safe (one connection behind a lock)."""
 
     backend = "sqlite"
@@ -176,47 +177,61 @@ class SQLiteStore:
         vecs = self._check_vectors(vectors, len(memories))
         with self._tx() as db:
             fresh = self._index_is_fresh(db)
-            new_pks: list[int] = []
-            for i, m in enumerate(memories):
-                try:
-                    cur = db.execute(sql.INSERT_MEMORY, _params(m))
-                except sqlite3.IntegrityError as e:
-                    if "UNIQUE" in str(e):
-                        raise InvalidInput(f"a memory with id {m.id} already exists") from None
-                    raise InvalidInput(f"memory {m.id} violates a constraint: {e}") from None
-                pk = int(cur.lastrowid or 0)
-                self._write_side_tables(db, pk, m)
-                if vecs is not None:
-                    db.execute(sql.UPSERT_VECTOR, (pk, to_blob(vecs[i])))
-                    new_pks.append(pk)
+            new_pks = self._insert_rows(db, memories, vecs)
         if vecs is not None and fresh and self._index is not None:
             self._index.append(np.asarray(new_pks, dtype=np.int64), vecs)
 
+    def _insert_rows(
+        self, db: sqlite3.Connection, memories: Sequence[Memory], vecs: np.ndarray | None
+    ) -> list[int]:
+        """Insert records (side tables, vectors) inside the caller's transaction; their pks."""
+        new_pks: list[int] = []
+        for i, m in enumerate(memories):
+            try:
+                cur = db.execute(sql.INSERT_MEMORY, _params(m))
+            except sqlite3.IntegrityError as e:
+                if "UNIQUE" in str(e):
+                    raise InvalidInput(f"a memory with id {m.id} already exists") from None
+                raise InvalidInput(f"memory {m.id} violates a constraint: {e}") from None
+            pk = int(cur.lastrowid or 0)
+            self._write_side_tables(db, pk, m)
+            if vecs is not None:
+                db.execute(sql.UPSERT_VECTOR, (pk, to_blob(vecs[i])))
+            new_pks.append(pk)
+        return new_pks
+
     def update(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
         vecs = self._check_vectors(vectors, len(memories))
-        replaced: list[tuple[int, np.ndarray]] = []
         with self._tx() as db:
             fresh = self._index_is_fresh(db)
-            for i, m in enumerate(memories):
-                row = db.execute(sql.PK_BY_ID, (m.id,)).fetchone()
-                if row is None:
-                    raise NotFound(f"memory {m.id} not found in mind {self._mind!r}")
-                pk = int(row[0])
-                p = _params(m)
-                try:
-                    db.execute(sql.UPDATE_MEMORY, (*p[1:], m.id))
-                except sqlite3.IntegrityError as e:
-                    raise InvalidInput(f"memory {m.id} violates a constraint: {e}") from None
-                db.execute(sql.DELETE_TAGS, (pk,))
-                db.execute(sql.DELETE_ENTITIES, (pk,))
-                self._write_side_tables(db, pk, m)
-                if vecs is not None:
-                    db.execute(sql.UPSERT_VECTOR, (pk, to_blob(vecs[i])))
-                    replaced.append((pk, vecs[i]))
-            if replaced:
-                db.execute(sql.BUMP_META_COUNTER, (VECTOR_GENERATION_KEY,))
+            replaced = self._update_rows(db, memories, vecs)
         if replaced:
             self._after_vector_change(fresh, replaced=replaced)
+
+    def _update_rows(
+        self, db: sqlite3.Connection, memories: Sequence[Memory], vecs: np.ndarray | None
+    ) -> list[tuple[int, np.ndarray]]:
+        """Replace records inside the caller's transaction; the (pk, vector) pairs replaced."""
+        replaced: list[tuple[int, np.ndarray]] = []
+        for i, m in enumerate(memories):
+            row = db.execute(sql.PK_BY_ID, (m.id,)).fetchone()
+            if row is None:
+                raise NotFound(f"memory {m.id} not found in mind {self._mind!r}")
+            pk = int(row[0])
+            p = _params(m)
+            try:
+                db.execute(sql.UPDATE_MEMORY, (*p[1:], m.id))
+            except sqlite3.IntegrityError as e:
+                raise InvalidInput(f"memory {m.id} violates a constraint: {e}") from None
+            db.execute(sql.DELETE_TAGS, (pk,))
+            db.execute(sql.DELETE_ENTITIES, (pk,))
+            self._write_side_tables(db, pk, m)
+            if vecs is not None:
+                db.execute(sql.UPSERT_VECTOR, (pk, to_blob(vecs[i])))
+                replaced.append((pk, vecs[i]))
+        if replaced:
+            db.execute(sql.BUMP_META_COUNTER, (VECTOR_GENERATION_KEY,))
+        return replaced
 
     def delete(self, ids: Sequence[str]) -> int:
         if not ids:

@@ -1,0 +1,344 @@
+"""The ingestion core: design A's unified `triageAndSave` with per-path `should_save` rules,
+the direct `save_memory` path and the context-slide archive.
+
+Every path ends in one `Store.commit_ingest` call, so a memory, the supersession of what it
+contradicts, its event rows, its harvest mark and the removal of its queue item are written
+together or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..clock import Clock
+from ..config import Config
+from ..errors import InvalidInput
+from ..models import Importance, Memory, MemoryType, Source, check_text, content_hash, new_id
+from ..models import validate_memory as _validate
+from ..store.ingest import HarvestMark, IngestBatch, MindEvent, QueueItem, QueueName
+from . import rules
+from .chunking import chunk_text
+from .items import PARADIGM_SHIFT_EVENT, RECONSOLIDATE_KEY, IngestItem, IngestResult
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..llm.brain import Brain
+    from ..store.base import Store
+
+Embed = Callable[[list[str]], "np.ndarray"]
+_CLIP = 500
+
+
+class Ingestor:
+    """Runs items through the ingestion paths of one mind.
+
+    Args:
+        store: the mind's store.
+        brain: triage, quality, contradiction and distillation judgements.
+        embed: passage embedding (pins the mind's embedder on first use).
+        config: thresholds, chunk size, limits.
+        clock: the time source.
+    """
+
+    def __init__(
+        self, store: Store, *, brain: Brain, embed: Embed, config: Config, clock: Clock
+    ) -> None:
+        self.store = store
+        self.brain = brain
+        self.embed = embed
+        self.config = config
+        self.clock = clock
+        self.thresholds = rules.thresholds_from(config)
+
+    # -- design A's triageAndSave ---------------------------------------------------------------
+    def triage_and_save(
+        self, item: IngestItem, *, dequeue: tuple[QueueName, int] | None = None
+    ) -> IngestResult | None:
+        """Triage `item`, apply its path's `should_save` rule, boost by quality, check for
+        contradictions and paradigm shifts, and save — atomically with the removal of its
+        queue item `dequeue`. Returns None when that queue item was already gone.
+
+        Raises whatever the brain or the embedder raise (`LLMError`, `EmbeddingError`): the
+        caller decides whether to retry (the queue) or to enqueue (importers).
+        """
+        if item.path == "save_memory":
+            return self._save_direct(item, dequeue=dequeue)
+        if item.path == "archive":
+            return self._archive(item, dequeue=dequeue)
+        text = check_text(item.text, max_bytes=self.config.max_content_bytes)
+        result = IngestResult(path=item.path)
+        chunks = chunk_text(text, self.config.chunk_bytes)
+        dup = self.store.find_by_hash(content_hash(chunks[0]))
+        if dup is not None:  # already remembered: no model call, just settle the item
+            result.skipped, result.duplicate_of = "duplicate", dup
+            return self._settle(result, item, dequeue, status="saved")
+        tri = self.brain.triage(text, kind=item.path)  # type: ignore[arg-type]
+        result.salience = float(tri.salience)
+        if not rules.should_save(
+            item.path, tri.salience, tool_grounded=item.tool_grounded, model_save=tri.save,
+            thresholds=self.thresholds,
+        ):
+            result.skipped = "model_said_no" if not tri.save and item.path != "conversation" \
+                else "below_threshold"
+            return self._settle(result, item, dequeue, status="skipped")
+        records = self._records(
+            item, chunks,
+            salience=rules.clamp_salience(tri.salience),
+            summary=tri.summary,
+            memory_type=rules.memory_type_for(item.path, tri.memory_type),
+            tags=[*item.tags, *tri.tags],
+            entities=list(tri.entities),
+            source=rules.source_for(item.path, tool_grounded=item.tool_grounded,
+                                    imported=item.imported),
+        )
+        vecs = self.embed([m.content for m in records])
+        head = records[0]
+        neighbours = self._neighbours(vecs[0])
+        if rules.uses_quality(item.path):
+            q = self.brain.quality(text, existing=[m.text for m, _ in neighbours])
+            head.salience = rules.quality_boost(head.salience, q.specificity, q.uniqueness)
+            head.confidence = min(1.0, max(0.0, float(q.confidence)))
+            head.entities = _merge(head.entities, q.entities)
+            head.importance = rules.importance_for(head.salience)
+            for m in records[1:]:
+                m.salience, m.confidence, m.importance = (
+                    head.salience, head.confidence, head.importance,
+                )
+        result.salience = head.salience
+        batch = IngestBatch(memories=records, vectors=vecs, dequeue=dequeue, now=self.clock.now())
+        if rules.uses_quality(item.path):
+            self._contradictions(head, neighbours, batch)
+        if item.harvest is not None:
+            batch.harvest.append(_with_status(item.harvest, "saved"))
+        done = self.store.commit_ingest(batch)
+        if done is None:
+            return None
+        result.saved = done.saved
+        if not done.saved and done.duplicates:
+            result.skipped, result.duplicate_of = "duplicate", done.duplicates.get(head.id)
+        result.superseded = done.superseded
+        result.paradigm_shift = any(e.kind == PARADIGM_SHIFT_EVENT for e in batch.events) and bool(
+            done.superseded
+        )
+        return result
+
+    # -- save_memory: no triage, no quality, no contradiction check -------------------------------
+    def _save_direct(
+        self, item: IngestItem, *, dequeue: tuple[QueueName, int] | None
+    ) -> IngestResult | None:
+        text = check_text(item.text, max_bytes=self.config.max_content_bytes)
+        fields = item.fields
+        records = self._records(
+            item, chunk_text(text, self.config.chunk_bytes),
+            salience=float(fields.get("salience", 5.0)),
+            summary=str(fields.get("summary", "")),
+            memory_type=MemoryType(fields.get("memory_type", MemoryType.GENERAL)),
+            tags=list(item.tags),
+            entities=list(fields.get("entities", [])),
+            source=Source(fields.get("source", Source.USER_STATED)),
+            importance=Importance(fields["importance"]) if "importance" in fields else None,
+        )
+        for m in records:
+            m.confidence = float(fields.get("confidence", m.confidence))
+            m.pinned = bool(fields.get("pinned", False))
+            _validate(m, max_bytes=self.config.max_content_bytes)
+        vecs = self.embed([m.content for m in records])
+        batch = IngestBatch(memories=records, vectors=vecs, dequeue=dequeue, now=self.clock.now())
+        if item.harvest is not None:
+            batch.harvest.append(_with_status(item.harvest, "saved"))
+        done = self.store.commit_ingest(batch)
+        if done is None:
+            return None
+        res = IngestResult(path=item.path, saved=done.saved, salience=records[0].salience)
+        if not done.saved:
+            res.skipped, res.duplicate_of = "duplicate", done.duplicates.get(records[0].id)
+        return res
+
+    # -- context-slide archive --------------------------------------------------------------------
+    def _archive(
+        self, item: IngestItem, *, dequeue: tuple[QueueName, int] | None
+    ) -> IngestResult | None:
+        """Raw slide at the fixed archive salience, plus distilled facts >= the fact threshold;
+        when distillation fails the slide is staged to pending_distillation (same commit)."""
+        text = check_text(item.text, max_bytes=self.config.max_content_bytes)
+        t = self.thresholds
+        raw = self._records(
+            item, chunk_text(text, self.config.chunk_bytes), salience=t.archive_raw, summary="",
+            memory_type=MemoryType.GENERAL, tags=[*item.tags, "archive"], entities=[],
+            source=Source.SYSTEM,
+        )
+        batch = IngestBatch(dequeue=dequeue, now=self.clock.now())
+        batch.memories.extend(raw)
+        staged = False
+        try:
+            facts = self.brain.distill(text)
+        except Exception as e:  # any model failure: keep the raw slide, retry distillation later
+            staged = True
+            payload = IngestItem(path="archive", text=text, tags=item.tags,
+                                 session_id=item.session_id,
+                                 metadata={"raw_id": raw[0].id, "error": _err(e)})
+            batch.enqueue.append(
+                ("distillation", QueueItem(kind="archive", payload=payload.to_payload(),
+                                           enqueued_at=self.clock.now()))
+            )
+            facts = []
+        batch.memories.extend(self._fact_records(facts, item, raw[0].id))
+        batch.vectors = self.embed([m.content for m in batch.memories])
+        done = self.store.commit_ingest(batch)
+        if done is None:
+            return None
+        res = IngestResult(path="archive", saved=done.saved, salience=t.archive_raw, staged=staged)
+        if not done.saved:
+            res.skipped, res.duplicate_of = "duplicate", done.duplicates.get(raw[0].id)
+        return res
+
+    def distill_staged(self, item: IngestItem, *, dequeue: tuple[QueueName, int]) -> IngestResult | None:
+        """Retry the distillation of a staged slide (its raw record is already saved).
+        Raises the brain's error so the queue counts the attempt."""
+        facts = self.brain.distill(item.text)
+        raw_id = str(item.metadata.get("raw_id") or "") or None
+        records = self._fact_records(facts, item, raw_id)
+        batch = IngestBatch(memories=records, dequeue=dequeue, now=self.clock.now())
+        if records:
+            batch.vectors = self.embed([m.content for m in records])
+        done = self.store.commit_ingest(batch)
+        if done is None:
+            return None
+        return IngestResult(path="archive", saved=done.saved)
+
+    def _fact_records(self, facts: Sequence[Any], item: IngestItem, raw_id: str | None) -> list[Memory]:
+        out: list[Memory] = []
+        for f in facts:
+            if not rules.should_save("archive", f.salience, thresholds=self.thresholds):
+                continue
+            text = str(f.text).strip()
+            if not text:
+                continue
+            out.extend(self._records(
+                item, chunk_text(text, self.config.chunk_bytes),
+                salience=rules.clamp_salience(f.salience), summary="",
+                memory_type=MemoryType.FACT, tags=[*item.tags, "archive", "distilled"],
+                entities=[], source=Source.AGENT_INFERRED,
+                related_ids=[raw_id] if raw_id else [],
+                metadata={k: v for k, v in item.metadata.items() if k not in ("raw_id", "error")},
+            ))
+        return out
+
+    # -- pieces -----------------------------------------------------------------------------------
+    def _records(
+        self,
+        item: IngestItem,
+        chunks: Sequence[str],
+        *,
+        salience: float,
+        summary: str,
+        memory_type: MemoryType,
+        tags: Sequence[str],
+        entities: Sequence[str],
+        source: Source,
+        importance: Importance | None = None,
+        related_ids: Sequence[str] = (),
+        metadata: Mapping[str, Any] | None = None,
+    ) -> list[Memory]:
+        """One record per chunk; later chunks carry `parent_id` = the first chunk's id."""
+        now = self.clock.now()
+        salience = rules.clamp_salience(salience)
+        out: list[Memory] = []
+        for i, piece in enumerate(chunks):
+            m = Memory(
+                content=piece, id=new_id(), summary=summary if i == 0 else "",
+                memory_type=memory_type, importance=importance or rules.importance_for(salience),
+                source=source, salience=salience, tags=list(tags), entities=list(entities),
+                related_ids=list(related_ids), chunk_index=i, session_id=item.session_id,
+                occurred_at=item.occurred_at,
+                metadata=dict(item.metadata if metadata is None else metadata),
+                created_at=now, updated_at=now,
+                parent_id=out[0].id if out else None,
+            )
+            out.append(_validate(m, max_bytes=self.config.max_content_bytes))
+        if not out:
+            raise InvalidInput("content is empty")
+        return out
+
+    def _neighbours(self, vector: np.ndarray) -> list[tuple[Memory, float]]:
+        """The nearest live memories to `vector` (for uniqueness and contradictions)."""
+        k = max(5, self.config.contradiction_candidates)
+        cands = self.store.search_vector(vector, limit=k)
+        by_id = {m.id: m for m in self.store.get_many([c.id for c in cands])}
+        return [(by_id[c.id], c.score) for c in cands if c.id in by_id]
+
+    def _contradictions(
+        self, head: Memory, neighbours: Sequence[tuple[Memory, float]], batch: IngestBatch
+    ) -> None:
+        """Ask the brain about the close neighbours; contradicted ones get superseded (never
+        deleted); superseding an identity/preference memory of high salience is a paradigm
+        shift: an event row and the identity re-consolidation flag."""
+        close = rules.contradiction_candidates(
+            [(m.id, s) for m, s in neighbours if m.content_hash != head.content_hash],
+            max_distance=self.config.contradiction_distance,
+            limit=self.config.contradiction_candidates,
+        )
+        if not close:
+            return
+        olds = {m.id: m for m, _ in neighbours}
+        cands = [olds[i] for i in close]
+        hits = self.brain.contradicts(head.text, [m.text for m in cands])
+        shifted: list[str] = []
+        for pos in sorted(set(hits)):
+            if not 0 <= pos < len(cands):
+                continue
+            old = cands[pos]
+            batch.supersede.append((old.id, head.id))
+            if rules.is_paradigm_shift(old, min_salience=self.config.paradigm_shift_salience):
+                shifted.append(old.id)
+                batch.events.append(MindEvent(
+                    kind=PARADIGM_SHIFT_EVENT, created_at=batch.now or self.clock.now(),
+                    memory_id=head.id, related_id=old.id,
+                    payload={"old": old.text[:_CLIP], "new": head.text[:_CLIP],
+                             "old_salience": old.salience, "memory_type": old.memory_type.value},
+                ))
+        if shifted:
+            prev = _loads(self.store.get_meta(RECONSOLIDATE_KEY))
+            ids = list(dict.fromkeys([*prev.get("memory_ids", []), *shifted]))
+            since = prev.get("since") or (batch.now or self.clock.now()).isoformat()
+            batch.meta[RECONSOLIDATE_KEY] = json.dumps({"since": since, "memory_ids": ids})
+
+    def _settle(
+        self, result: IngestResult, item: IngestItem, dequeue: tuple[QueueName, int] | None,
+        *, status: str,
+    ) -> IngestResult | None:
+        """Finish an item that saves nothing: dequeue it and mark it harvested, atomically."""
+        if dequeue is None and item.harvest is None:
+            return result
+        batch = IngestBatch(dequeue=dequeue, now=self.clock.now())
+        if item.harvest is not None:
+            batch.harvest.append(_with_status(item.harvest, status))
+        return result if self.store.commit_ingest(batch) is not None else None
+
+
+def _with_status(mark: HarvestMark, status: str) -> HarvestMark:
+    return HarvestMark(kind=mark.kind, key=mark.key, source=mark.source, status=status)
+
+
+def _merge(a: Sequence[str], b: Sequence[str]) -> list[str]:
+    seen: dict[str, str] = {}
+    for e in [*a, *b]:
+        k = " ".join(str(e).lower().split())
+        if k and k not in seen:
+            seen[k] = e
+    return list(seen.values())
+
+
+def _loads(value: str | None) -> dict[str, Any]:
+    try:
+        data = json.loads(value) if value else {}
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _err(e: BaseException) -> str:
+    return f"{type(e).__name__}: {e}"[:2000]

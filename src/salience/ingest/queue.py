@@ -1,0 +1,103 @@
+"""Durable deferred triage (design A's pending_triage / DrainPendingTriage) and the retry of
+staged distillations (pending_distillation).
+
+Enqueueing is cheap (one row, no model call). Draining processes due items oldest first; an item
+leaves its queue only in the transaction that saves its result, so a crash at any point loses
+nothing and duplicates nothing. A failed attempt is counted and rescheduled with exponential
+backoff; after `queue_max_attempts` the item moves to failed_operations with its error.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..errors import InvalidInput, StoreError
+from ..store.ingest import QueueItem, QueueName
+from . import rules
+from .items import DrainReport, IngestItem
+
+if TYPE_CHECKING:
+    from ..store.ingest import PendingItem
+    from .pipeline import Ingestor
+
+log = logging.getLogger("salience.ingest")
+
+
+def enqueue(ingestor: Ingestor, items: Sequence[IngestItem], queue: QueueName = "triage") -> list[int]:
+    """Queue `items` for deferred processing (with their harvest marks); their queue ids."""
+    now = ingestor.clock.now()
+    return ingestor.store.enqueue(
+        queue,
+        [
+            QueueItem(kind=it.path, payload=it.to_payload(), enqueued_at=now, harvest=it.harvest)
+            for it in items
+        ],
+    )
+
+
+def drain(
+    ingestor: Ingestor,
+    *,
+    limit: int = 100,
+    queues: Sequence[QueueName] = ("triage", "distillation"),
+    purge: bool = True,
+) -> DrainReport:
+    """Process up to `limit` due items of `queues`; purge expired ai_interactions rows first.
+
+    Store errors (disk full, locked database) abort the drain and propagate: the items stay
+    queued. Any other error counts as a failed attempt of that item.
+    """
+    report = DrainReport()
+    cfg = ingestor.config
+    if purge:
+        cutoff = rules.retention_cutoff(ingestor.clock.now(), cfg.ai_interactions_retention_days)
+        report.purged_interactions = ingestor.store.purge_interactions(cutoff)
+    for queue in queues:
+        left = limit - report.processed
+        if left <= 0:
+            break
+        for pending in ingestor.store.due_items(queue, now=ingestor.clock.now(), limit=left):
+            report.processed += 1
+            _process(ingestor, queue, pending, report)
+    return report
+
+
+def _process(ingestor: Ingestor, queue: QueueName, pending: PendingItem, report: DrainReport) -> None:
+    cfg = ingestor.config
+    try:
+        item = IngestItem.from_payload(pending.payload)
+        if queue == "distillation":
+            result = ingestor.distill_staged(item, dequeue=(queue, pending.id))
+        else:
+            result = ingestor.triage_and_save(item, dequeue=(queue, pending.id))
+    except StoreError:
+        raise
+    except Exception as e:
+        error = f"{type(e).__name__}: {e}"[:2000]
+        permanent = isinstance(e, InvalidInput)  # a poison payload never gets better
+        now = ingestor.clock.now()
+        outcome = ingestor.store.fail_item(
+            queue,
+            pending.id,
+            error,
+            now=now,
+            retry_at=now + rules.retry_delay(pending.attempts + 1, base_s=cfg.queue_retry_base_s),
+            max_attempts=pending.attempts + 1 if permanent else cfg.queue_max_attempts,
+        )
+        report.errors.append(f"{queue}#{pending.id}: {error}")
+        if outcome == "failed":
+            report.failed += 1
+            log.warning("%s item %d failed for good: %s", queue, pending.id, error)
+        elif outcome == "retry":
+            report.retried += 1
+        else:
+            report.gone += 1
+        return
+    if result is None:
+        report.gone += 1
+    elif result.saved:
+        report.saved += 1
+    else:
+        report.skipped += 1

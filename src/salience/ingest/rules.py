@@ -1,0 +1,145 @@
+"""Pure decisions of the ingestion paths (design A): which path saves what, at what salience,
+with what provenance; which neighbours are contradiction candidates; what a paradigm shift is;
+how long a failed item waits. No I/O here — values in, values out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+from ..models import Importance, Memory, MemoryType, Source
+
+#: The four ingestion paths of design A, plus imported chat transcripts (conversation rules).
+Path = Literal["conversation", "email", "calendar", "save_memory", "archive"]
+PATHS: tuple[str, ...] = ("conversation", "email", "calendar", "save_memory", "archive")
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Design A's save thresholds; every value is a config field with the design's default."""
+
+    grounded: float = 3.0  # conversation, tool-grounded exchange
+    parametric: float = 5.0  # conversation, unverified model statements
+    email: float = 1.0  # email and calendar, unless the model says save: false
+    archive_raw: float = 3.0  # the fixed salience of a raw archived context slide
+    distilled: float = 5.0  # facts distilled from an archived slide
+
+
+def should_save(
+    path: str,
+    salience: float,
+    *,
+    tool_grounded: bool = False,
+    model_save: bool = True,
+    thresholds: Thresholds = Thresholds(),
+) -> bool:
+    """Whether a triaged item on `path` is saved (design A's ShouldSave closures).
+
+    - conversation: salience >= 3 when tool-grounded, >= 5 when parametric (the model's
+      own opinion `model_save` is advisory here: the thresholds decide);
+    - email / calendar: salience >= 1 unless the model explicitly said save: false;
+    - save_memory: always (no triage);
+    - archive: distilled facts at >= 5 (the raw slide is always kept, at a fixed salience).
+    """
+    if path == "save_memory":
+        return True
+    if path == "conversation":
+        limit = thresholds.grounded if tool_grounded else thresholds.parametric
+        return salience >= limit
+    if path in ("email", "calendar"):
+        return model_save and salience >= thresholds.email
+    if path == "archive":
+        return salience >= thresholds.distilled
+    raise ValueError(f"unknown ingestion path {path!r}; expected one of: {', '.join(PATHS)}")
+
+
+def quality_boost(salience: float, specificity: float, uniqueness: float) -> float:
+    """Design A's quality boost: salience + (specificity+uniqueness)/2 · (1 − salience/10),
+    clamped to [1, 10]."""
+    boosted = salience + (specificity + uniqueness) / 2 * (1 - salience / 10)
+    return clamp_salience(boosted)
+
+
+def clamp_salience(value: float) -> float:
+    """Salience kept inside the stored range [1, 10]."""
+    return max(1.0, min(10.0, float(value)))
+
+
+def importance_for(salience: float) -> Importance:
+    """Design B's importance class from design A's rubric bands: 9–10 critical, 7–8 important,
+    4–6 normal, 1–3 temporary (compacted first)."""
+    if salience >= 9:
+        return Importance.CRITICAL
+    if salience >= 7:
+        return Importance.IMPORTANT
+    if salience >= 4:
+        return Importance.NORMAL
+    return Importance.TEMPORARY
+
+
+def source_for(path: str, *, tool_grounded: bool = False, imported: bool = False) -> Source:
+    """Provenance (design B's source) of a memory saved on `path`."""
+    if imported or path in ("email", "calendar"):
+        return Source.IMPORT
+    if path == "conversation":
+        return Source.TOOL_VERIFIED if tool_grounded else Source.AGENT_INFERRED
+    if path == "archive":
+        return Source.SYSTEM
+    return Source.USER_STATED
+
+
+def memory_type_for(path: str, triaged: MemoryType) -> MemoryType:
+    """Emails are `email` and events `calendar` whatever the triage says; otherwise the
+    triage's type."""
+    if path == "email":
+        return MemoryType.EMAIL
+    if path == "calendar":
+        return MemoryType.CALENDAR
+    return triaged
+
+
+def uses_quality(path: str) -> bool:
+    """Quality scoring and the contradiction check run on triaged paths only (design A)."""
+    return path in ("conversation", "email", "calendar")
+
+
+def contradiction_candidates(
+    scored: Sequence[tuple[str, float]], *, max_distance: float = 0.3, limit: int = 3
+) -> list[str]:
+    """Ids among `(id, cosine similarity)` neighbours (best first) that are close enough to be
+    checked: the top `limit` with cosine distance (1 − similarity) < `max_distance`."""
+    return [mid for mid, sim in scored[:limit] if 1.0 - sim < max_distance]
+
+
+def is_paradigm_shift(old: Memory, *, min_salience: float = 7.0) -> bool:
+    """Superseding this memory shifts the mind's picture of the person: an identity or
+    preference memory (by type or tag) held at high salience."""
+    identity_like = old.memory_type in (MemoryType.IDENTITY, MemoryType.PREFERENCE) or bool(
+        {"identity", "preference"} & set(old.tags)
+    )
+    return identity_like and old.salience >= min_salience
+
+
+def retry_delay(attempts: int, *, base_s: float = 60.0, cap_s: float = 6 * 3600) -> timedelta:
+    """How long a failed queue item waits before its next attempt: base · 2^(attempts−1)."""
+    n = max(1, attempts)
+    return timedelta(seconds=min(cap_s, base_s * 2 ** (n - 1)))
+
+
+def retention_cutoff(now: datetime, days: int) -> datetime:
+    """ai_interactions rows created before this instant are purged."""
+    return now - timedelta(days=days)
+
+
+def thresholds_from(config: object) -> Thresholds:
+    """The thresholds of a `Config` (falls back to design A's defaults for absent fields)."""
+    d = Thresholds()
+    return Thresholds(
+        grounded=float(getattr(config, "triage_threshold_grounded", d.grounded)),
+        parametric=float(getattr(config, "triage_threshold_parametric", d.parametric)),
+        email=float(getattr(config, "triage_threshold_email", d.email)),
+        archive_raw=float(getattr(config, "archive_raw_salience", d.archive_raw)),
+        distilled=float(getattr(config, "distilled_fact_threshold", d.distilled)),
+    )

@@ -1,0 +1,272 @@
+"""`IngestService`: the ingestion paths of one mind behind the methods the `Mind` facade exposes
+(remember_turn, save_memory, archive_context, drain, queue status, retries, history, imports).
+
+It builds the mind's `Brain` from the config with an `on_call` recorder that writes every model
+call to the `ai_interactions` table (design B §11, EU AI Act Art. 12).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..clock import Clock
+from ..config import Config
+from ..errors import InvalidInput, NotFound
+from ..models import Memory, MemoryType, Source, check_text, parse_enum
+from . import queue as _queue
+from .items import DrainReport, ImportReport, IngestItem, IngestResult
+from .pipeline import Embed, Ingestor
+from .source import Progress, run_import
+
+if TYPE_CHECKING:
+    from ..llm.base import InteractionRecord
+    from ..llm.brain import Brain
+    from ..store.base import Store
+
+IMPORT_KINDS = ("mbox", "ics", "chat")
+
+
+class InteractionLog:
+    """The `on_call` recorder: one `ai_interactions` row per model call (never raises into
+    the caller — `salience.llm.base.emit` logs and drops a failing record)."""
+
+    def __init__(self, store: Store, clock: Clock) -> None:
+        self.store = store
+        self.clock = clock
+
+    def __call__(self, record: InteractionRecord) -> None:
+        self.store.record_interactions([record], at=self.clock.now())
+
+
+class IngestService:
+    """Ingestion of one mind. Build it once per mind (the `Mind` does, lazily)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        config: Config,
+        clock: Clock,
+        embed: Embed,
+        brain: Brain | None = None,
+        brain_factory: Callable[[InteractionLog], Brain] | None = None,
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.clock = clock
+        self.recorder = InteractionLog(store, clock)
+        self._embed = embed
+        self._brain = brain
+        self._brain_factory = brain_factory
+        self._lock = threading.Lock()
+        self._ingestor: Ingestor | None = None
+
+    @property
+    def brain(self) -> Brain:
+        """The mind's brain: the one given, else `make_brain(config)` recording to
+        ai_interactions."""
+        if self._brain is None:
+            with self._lock:
+                if self._brain is None:
+                    if self._brain_factory is not None:
+                        self._brain = self._brain_factory(self.recorder)
+                    else:
+                        from ..llm import make_brain
+
+                        self._brain = make_brain(self.config, on_call=self.recorder)
+        return self._brain
+
+    @property
+    def ingestor(self) -> Ingestor:
+        if self._ingestor is None:
+            self._ingestor = Ingestor(
+                self.store, brain=self.brain, embed=self._embed, config=self.config,
+                clock=self.clock,
+            )
+        return self._ingestor
+
+    # -- the four paths ---------------------------------------------------------------------------
+    def remember_turn(
+        self,
+        user: str,
+        assistant: str,
+        *,
+        tool_grounded: bool = False,
+        defer: bool = True,
+        session_id: str | None = None,
+        occurred_at: datetime | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> int | IngestResult | None:
+        """One conversation exchange. Deferred (default): queued for triage — no model call —
+        and the queue id returned. Otherwise triaged now and the result returned."""
+        limit = self.config.max_content_bytes
+        u = check_text(user, max_bytes=limit, what="user message")
+        a = check_text(assistant, max_bytes=limit, what="assistant message")
+        item = IngestItem(
+            path="conversation", text=f"User: {u.strip()}\nAssistant: {a.strip()}",
+            tool_grounded=bool(tool_grounded), occurred_at=occurred_at, session_id=session_id,
+            metadata=dict(metadata or {}),
+        )
+        if defer:
+            return _queue.enqueue(self.ingestor, [item])[0]
+        return self.ingestor.triage_and_save(item)
+
+    def save_memory(
+        self,
+        content: str,
+        *,
+        memory_type: MemoryType | str = MemoryType.GENERAL,
+        salience: float = 5.0,
+        tags: Sequence[str] = (),
+        entities: Sequence[str] = (),
+        source: Source | str = Source.USER_STATED,
+        summary: str = "",
+        confidence: float = 0.5,
+        importance: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        session_id: str | None = None,
+        occurred_at: datetime | None = None,
+        pinned: bool = False,
+    ) -> IngestResult:
+        """Design A's `save_memory` tool: saved as given — no triage, quality or contradiction
+        check (exact duplicates still return the existing id)."""
+        if isinstance(tags, str) or isinstance(entities, str):
+            raise InvalidInput("tags and entities must be lists of strings")
+        fields: dict[str, Any] = {
+            "memory_type": parse_enum(MemoryType, memory_type, "memory_type").value,
+            "salience": salience, "entities": list(entities),
+            "source": parse_enum(Source, source, "source").value, "summary": summary,
+            "confidence": confidence, "pinned": pinned,
+        }
+        if importance is not None:
+            fields["importance"] = importance
+        item = IngestItem(
+            path="save_memory", text=content if isinstance(content, str) else str(content),
+            tags=list(tags), metadata=dict(metadata or {}), session_id=session_id,
+            occurred_at=occurred_at, fields=fields,
+        )
+        result = self.ingestor.triage_and_save(item)
+        assert result is not None
+        return result
+
+    def archive_context(
+        self, messages: Sequence[str | Mapping[str, Any]], *, session_id: str | None = None
+    ) -> IngestResult:
+        """A context slide leaving the agent's window: the raw slide is kept at the fixed
+        archive salience and its distilled facts (>= the fact threshold) are saved; if
+        distillation fails, the slide is staged to pending_distillation."""
+        lines = []
+        for m in messages:
+            if isinstance(m, str):
+                lines.append(m)
+            elif isinstance(m, Mapping):
+                from .chat import content_text
+
+                text = content_text(m.get("content"))
+                if text.strip():
+                    lines.append(f"{str(m.get('role') or 'message').capitalize()}: {text}")
+            else:
+                raise InvalidInput("messages must be strings or {'role', 'content'} mappings")
+        text = check_text("\n".join(lines), max_bytes=self.config.max_content_bytes,
+                          what="context slide")
+        result = self.ingestor.triage_and_save(
+            IngestItem(path="archive", text=text, session_id=session_id)
+        )
+        assert result is not None
+        return result
+
+    # -- queues ---------------------------------------------------------------------------------
+    def drain(self, limit: int = 100) -> DrainReport:
+        """Process due deferred triage and staged distillations (at most `limit` items)."""
+        if limit <= 0:
+            raise InvalidInput("limit must be positive")
+        return _queue.drain(self.ingestor, limit=limit)
+
+    def queue_status(self, *, failed_limit: int = 20) -> dict[str, Any]:
+        """Queue sizes, the latest failed operations and the harvest sources."""
+        counts = self.store.queue_counts()
+        return {
+            **counts,
+            "failed": [asdict(f) for f in self.store.failed_operations(limit=failed_limit)],
+            "sources": [asdict(s) for s in self.store.harvest_sources()],
+        }
+
+    def retry_failed(self, ids: Sequence[int] | None = None) -> int:
+        """Move failed operations (all, or `ids`) back to their queue with fresh attempts."""
+        return self.store.retry_failed(ids, now=self.clock.now())
+
+    # -- history ----------------------------------------------------------------------------------
+    def history(self, memory_id: str) -> list[Memory]:
+        """The supersession chain through `memory_id`, oldest first: every memory it replaced
+        (transitively) and every memory that replaced it. Raises `NotFound`."""
+        start = self.store.get(memory_id)
+        if start is None:
+            raise NotFound(f"memory {memory_id} not found in mind {self.store.mind!r}")
+        chain: dict[str, Memory] = {start.id: start}
+        todo = [start.id]
+        while todo:  # predecessors, transitively
+            for m in self.store.superseded_by_id(todo.pop()):
+                if m.id not in chain:
+                    chain[m.id] = m
+                    todo.append(m.id)
+        cur = start
+        while cur.superseded_by and cur.superseded_by not in chain:  # successors
+            nxt = self.store.get(cur.superseded_by)
+            if nxt is None:
+                break
+            chain[nxt.id] = nxt
+            cur = nxt
+        return sorted(chain.values(), key=lambda m: (m.created_at or start.created_at, m.id))
+
+    # -- importers --------------------------------------------------------------------------------
+    def import_file(
+        self,
+        kind: str,
+        path: str | Path,
+        *,
+        defer: bool = False,
+        progress: Progress | None = None,
+    ) -> ImportReport:
+        """Import an mbox, ICS or chat-JSONL file (see `salience.ingest.mbox/ics/chat`).
+
+        Raises `InvalidInput` (unknown kind, unreadable file), `MissingExtra` (ICS without
+        `icalendar`).
+        """
+        if kind not in IMPORT_KINDS:
+            raise InvalidInput(f"unknown import kind {kind!r}; expected one of: mbox, ics, chat")
+        p = Path(path).expanduser()
+        if not p.is_file():
+            raise InvalidInput(f"{p} is not a file")
+        source = f"{kind}:{p.resolve()}"
+        if kind == "mbox":
+            from .mbox import read_mbox
+
+            records = read_mbox(p, source=source, max_body_bytes=self.config.import_max_body_bytes)
+        elif kind == "ics":
+            from .ics import read_ics
+
+            records = read_ics(p, source=source)
+        else:
+            from .chat import read_chat
+
+            records = read_chat(p, source=source)
+        return run_import(self.ingestor, kind, source, records, defer=defer, progress=progress)
+
+
+def count_items(kind: str, path: str | Path) -> int | None:
+    """How many items an import file holds (for progress bars), if cheap to tell."""
+    p = Path(path).expanduser()
+    if kind == "mbox":
+        from .mbox import count_mbox
+
+        return count_mbox(p)
+    if kind == "ics":
+        from .ics import count_ics
+
+        return count_ics(p)
+    return None

@@ -1,0 +1,119 @@
+"""The import runner shared by every importer (mbox, ICS, chat transcripts).
+
+Importers turn a file into `SourceRecord`s (a stable per-item key and an `IngestItem`). The
+runner skips keys already harvested, then triages each new item — or, with `defer`, only queues
+it. An item is marked processed (design B's harvest state) in the same transaction that saves
+it, skips it or queues it; when triage fails, the item is queued for retry with its mark. So
+re-importing a file is incremental and a crash never loses or duplicates an item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import TYPE_CHECKING
+
+from ..errors import InvalidInput, StoreError
+from ..store.ingest import HarvestMark
+from .items import ImportReport, IngestItem
+from .queue import enqueue
+
+if TYPE_CHECKING:
+    from .pipeline import Ingestor
+
+Progress = Callable[[int], None]
+_MAX_NOTES = 100
+
+
+@dataclass(slots=True)
+class SourceRecord:
+    """One item read from a source: its stable key, the item (None when it could not be
+    read), and notes for the report (skipped attachments, truncation, parse errors)."""
+
+    key: str
+    item: IngestItem | None
+    notes: list[str] = field(default_factory=list)
+
+
+def _batches(records: Iterable[SourceRecord], size: int) -> Iterator[list[SourceRecord]]:
+    it = iter(records)
+    while group := list(islice(it, size)):
+        yield group
+
+
+def run_import(
+    ingestor: Ingestor,
+    kind: str,
+    source: str,
+    records: Iterable[SourceRecord],
+    *,
+    defer: bool = False,
+    progress: Progress | None = None,
+    batch_size: int = 200,
+) -> ImportReport:
+    """Ingest `records` of importer `kind` from `source`; see the module docstring.
+
+    Raises `StoreError` (the database failed: what was committed stays committed) and the
+    importer's `InvalidInput` for an unreadable source.
+    """
+    report = ImportReport(kind=kind, source=source)
+    store = ingestor.store
+    for group in _batches(records, batch_size):
+        report.items += len(group)
+        for r in group:
+            _note(report, r.notes)
+        valid = [r for r in group if r.item is not None]
+        report.invalid += len(group) - len(valid)
+        seen = store.harvested(kind, [r.key for r in valid])
+        fresh: dict[str, SourceRecord] = {}
+        for r in valid:
+            if r.key in seen or r.key in fresh:
+                report.already_imported += 1
+            else:
+                fresh[r.key] = r
+        items: list[IngestItem] = []
+        for r in fresh.values():
+            assert r.item is not None
+            r.item.harvest = HarvestMark(kind=kind, key=r.key, source=source, status="queued")
+            items.append(r.item)
+        if defer:
+            if items:
+                enqueue(ingestor, items)
+            report.queued += len(items)
+        else:
+            for item in items:
+                _ingest_one(ingestor, item, report)
+        if progress is not None:
+            progress(len(group))
+    store.set_harvest_source(
+        source, kind, now=ingestor.clock.now(),
+        state={k: v for k, v in report.to_dict().items() if isinstance(v, int)},
+    )
+    return report
+
+
+def _ingest_one(ingestor: Ingestor, item: IngestItem, report: ImportReport) -> None:
+    try:
+        result = ingestor.triage_and_save(item)
+    except StoreError:
+        raise
+    except InvalidInput as e:  # this item can never be saved; report it, leave it unmarked
+        report.invalid += 1
+        _note(report, [f"{item.harvest.key if item.harvest else '?'}: {e}"])
+        return
+    except Exception as e:  # the model or the embedder failed: queue it for the drain
+        enqueue(ingestor, [item])
+        report.queued += 1
+        _note(report, [f"queued for retry: {type(e).__name__}: {e}"[:300]])
+        return
+    if result is not None and result.saved:
+        report.saved += 1
+    else:
+        report.skipped += 1
+
+
+def _note(report: ImportReport, notes: list[str]) -> None:
+    room = _MAX_NOTES - len(report.notes)
+    if room > 0:
+        report.notes.extend(notes[:room])
