@@ -1,0 +1,33 @@
+"""Fixtures of the LLM tests: the fake OpenAI-compatible server and a recording sleep."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fake_openai import FakeOpenAI
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOpenAI]:
+    """A scripted OpenAI-compatible server on 127.0.0.1, stopped after the test."""
+    server = FakeOpenAI().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class SleepRecorder:
+    """An injected `sleep` that records the delays instead of waiting."""
+
+    def __init__(self) -> None:
+        self.calls: list[float] = []
+
+    def __call__(self, seconds: float) -> None:
+        self.calls.append(seconds)
+
+
+@pytest.fixture
+def sleeps() -> SleepRecorder:
+    return SleepRecorder()
