@@ -78,7 +78,9 @@ class IngestService:
                     else:
                         from ..llm import make_brain
 
-                        self._brain = make_brain(self.config, on_call=self.recorder)
+                        self._brain = make_brain(
+                            self.config, on_call=self.recorder, clock=self.clock
+                        )
         return self._brain
 
     @property
