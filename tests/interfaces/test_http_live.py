@@ -69,7 +69,7 @@ class Live:
 @contextmanager
 def live_server(home: Path, *, insecure_local: bool = False, **kw: Any) -> Iterator[Live]:
     """A fresh data directory served over loopback HTTP."""
-    config = Config(home=home, embedder="hash", **kw.pop("config", {}))
+    config = Config(**{"home": home, "embedder": "hash", **kw.pop("config", {})})
     clock = FrozenClock()
     db = ServerDB.at_home(home, clock=clock)
     app = create_app(config, insecure_local=insecure_local, server_db=db, **kw)

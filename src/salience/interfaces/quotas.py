@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("salience.quota")
 
-WARN_FRACTION = 0.8
+QUOTA_WARNING_FRACTION = 0.8
 
 
 class TierError(SalienceError):
@@ -212,14 +212,14 @@ class QuotaEmbedder:
         tier, quota = tenant_quota(self.db, self.tenant)
         before = self.db.usage(self.tenant)
         after = self.db.add_usage(self.tenant, n)
-        if quota and before < WARN_FRACTION * quota <= after:
+        if quota and before < QUOTA_WARNING_FRACTION * quota <= after:
             logger.warning(
                 "tenant %r used %d of %d monthly embeddings (tier %r): over %d%%",
                 self.tenant,
                 after,
                 quota,
                 tier.name,
-                int(WARN_FRACTION * 100),
+                int(QUOTA_WARNING_FRACTION * 100),
             )
 
 
@@ -248,6 +248,6 @@ def quota_warning(db: ServerDB, tenant: str) -> str | None:
     if not quota:
         return None
     current = db.usage(tenant)
-    if current < WARN_FRACTION * quota:
+    if current < QUOTA_WARNING_FRACTION * quota:
         return None
     return f"{current}/{quota} monthly embeddings used (tier {tier.name})"
