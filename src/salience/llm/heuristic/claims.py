@@ -47,7 +47,7 @@ _SKIP_RE = re.compile(
     r"^\s*(?:if|what if|suppose|imagine|when|whether|unless)\b|\bused to\b|\bwould\b", re.I
 )
 _REL = "|".join(sorted(RELATIONS, key=len, reverse=True))
-_SUBJ = rf"(?P<subj>i|we|(?:my|our) (?:{_REL}|dog|cat|pet|partner|best friend)|[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+_SUBJ = rf"(?P<subj>i|we|(?:my|our) (?:{_REL}|dog|cat|pet|partner|best friend)|(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))"
 _NEG = r"(?P<neg>(?:do|does|did|am|is|are) not\s+|no longer\s+|never\s+|not\s+)?"
 _ADV = r"(?:(?:still|now|currently|also|actually|really|just|recently|finally)\s+)*"
 _VAL = r"(?P<val>[^,.;!?()]+)"
@@ -188,7 +188,7 @@ _VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "favourite",
         _p(
-            r"\b(?P<subj>my|[A-Z][a-z]+'s)\s+(?:favou?rite|fave)\s+(?P<attr>[a-z]+(?:\s+[a-z]+)?)\s+"
+            r"\b(?P<subj>my|(?-i:[A-Z][a-z]+)'s)\s+(?:favou?rite|fave)\s+(?P<attr>[a-z]+(?:\s+[a-z]+)?)\s+"
             r"(?:is|are|has always been|is now|is still)\s+(?P<val>[^,.;!?()]+)"
         ),
     ),
@@ -202,7 +202,7 @@ _MOVED_FROM = _p(
     rf"\b{_SUBJ}\s+{_ADV}(?:have |has )?(?:moved|relocated)\s+(?:away\s+)?from\s+(?P<val>[^,.;!?()]+?)\s+to\b"
 )
 _GENERIC = _p(
-    r"\b(?P<subj>my|our|the|[A-Z][a-z]+'s)\s+(?P<attr>[a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:is|are|was|"
+    r"\b(?P<subj>my|our|the|(?-i:[A-Z][a-z]+)'s)\s+(?P<attr>[a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:is|are|was|"
     r"has been|is now|are now|was changed to|has changed to|changed to|got)\s+(?:(?:moved|"
     r"rescheduled|changed|pushed|postponed|set)\s+)?(?:back\s+)?(?:to\s+|until\s+)?"
     r"(?P<neg>not\s+)?(?:(?:at|on|in)\s+)?(?P<val>[^;!?()]+)"

@@ -45,7 +45,7 @@ DATE_RE = re.compile(
 )
 YEAR_RE = re.compile(r"\b(?:in|since|from|until|till|by|of|around)\s+((?:19|20)\d{2})\b", re.I)
 HANDLE_RE = re.compile(r"(?<![\w@.])@[A-Za-z_][\w]{1,30}\b")
-_TOKEN_RE = re.compile(r"[^\W\d_][\w]*(?:['’][A-Za-z]+)?")
+_TOKEN_RE = re.compile(r"(?<!\w)[^\W\d_][\w]*(?:['’][A-Za-z]+)?")
 _CONNECTORS = frozenset({"of", "de", "da", "del", "van", "von", "der", "la", "le", "du", "di"})
 _TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "sir", "dame"})
 _PLACE_CUES = frozenset({"in", "from", "near", "to", "visit", "visited", "visiting", "around"})
@@ -193,8 +193,9 @@ def _make_entity(text: str, run: list[re.Match[str]], mid_caps: set[str]) -> Ent
         or low.split()[-1] in ORG_SUFFIXES
         or titled
     )
-    if at_start and not known and first_low not in mid_caps:
-        if len(run) == 1:
+    hyphenated = len(run) > 1 and text[run[0].end() : run[1].start()] == "-"
+    if at_start and not known and first_low not in mid_caps and not (hyphenated and len(run) > 2):
+        if len(run) == 1 or hyphenated:
             if not (first.isupper() and len(first) >= 2 and first_low not in ACRONYM_STOP):
                 return None
         else:  # "Call John" -> "John": the first word is probably an ordinary verb or noun

@@ -119,7 +119,7 @@ ORG_SUFFIXES = _words(
 ACRONYM_STOP = _words(
     "i ok am pm tv fyi asap lol btw re fw fwd cc bcc tbd eta usd eur gbp jpy chf omg idk imo "
     "thx np aka diy faq pdf url id ps pps eod eow ooo rsvp etc no yes hi hey utc gmt cet cest "
-    "est pst edt pdt bst"
+    "est pst edt pdt bst pr qa ok'd"
 )
 
 # Capitalised words that start sentences (or open emails) and are never names by themselves.

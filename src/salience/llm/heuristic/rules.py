@@ -425,11 +425,14 @@ NOISE_PHRASES = re.compile(
 GREETING_RE = _rx(r"^\W*(?:hi|hello|hey|hiya|yo|howdy|good (?:morning|afternoon|evening))\b")
 THANKS_RE = _rx(r"\b(?:thanks|thank you|thx|cheers|appreciate)\b")
 
+EMAIL_PROMO_RE = _rx(
+    r"\bnewsletter\b|\bview (?:this email )?in (?:your )?browser\b|\b\d{1,2}% off\b|\bsale\b|"
+    r"\blimited[- ]time\b|\bpromo(?:tion|tional)?(?: code)?\b|\bspecial offer\b|\bdeals?\b|"
+    r"\bdiscount\b|\bshop now\b|\bweekly digest\b|\bfree shipping\b"
+)
 EMAIL_AUTOMATED_RE = _rx(
-    r"\bunsubscribe\b|\bnewsletter\b|\bview (?:this email )?in (?:your )?browser\b|\b\d{1,2}% off\b|"
-    r"\bsale ends\b|\blimited[- ]time\b|\bpromo(?:tion|tional)?(?: code)?\b|\bno-?reply@|"
-    r"\bdo not reply\b|\bspecial offer\b|\bflash sale\b|\bweekly digest\b|\bmanage (?:your )?"
-    r"(?:email )?preferences\b"
+    r"\bunsubscribe\b|\bno-?reply@|\bdo not reply\b|\bmanage (?:your )?(?:email )?preferences\b|"
+    r"\bautomated (?:message|email)\b"
 )
 EMAIL_CODE_RE = _rx(
     r"\bverification code\b|\bone-time (?:password|code|passcode)\b|\bsecurity code\b|"

@@ -141,7 +141,7 @@ def stem(word: str) -> str:
     if len(w) <= 3 or w.isdigit():
         return w
     if w.endswith("ies") and len(w) > 4:
-        return w[:-3] + "y"
+        return w[:-3] + "i"
     if w.endswith("sses"):
         return w[:-2]
     if w.endswith("ing") and len(w) > 5:
@@ -158,6 +158,8 @@ def stem(word: str) -> str:
         w = w[:-1]
     if w.endswith("e") and len(w) > 3 and not w.endswith("ee"):
         w = w[:-1]
+    elif w.endswith("y") and len(w) > 3:
+        w = w[:-1] + "i"
     return w
 
 

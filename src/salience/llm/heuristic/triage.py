@@ -13,6 +13,7 @@ from .rules import (
     CLOSE_RE,
     EMAIL_AUTOMATED_RE,
     EMAIL_CODE_RE,
+    EMAIL_PROMO_RE,
     EMAIL_TRANSACTIONAL_RE,
     GREETING_RE,
     HYPOTHETICAL_RE,
@@ -70,10 +71,21 @@ def _subject_scores(rule: Rule, sentence: str) -> tuple[int, str]:
     return rule.scores[2], "other"
 
 
+def _weighty(sentence: str, assistant: bool) -> bool:
+    """A short sentence is still worth keeping when a critical or identity rule fires
+    ("I'm pregnant!")."""
+    for rule in RULES:
+        if rule.band == "temporal" or (assistant and rule.first_person):
+            continue
+        if rule.pattern.search(sentence) and not (rule.unless and rule.unless.search(sentence)):
+            return True
+    return False
+
+
 def score_sentence(sentence: str, *, assistant: bool = False) -> SentenceScore:
     """Score one sentence by the rubric. Assistant sentences skip first-person rules (the "I"
     is the assistant) and are capped at 6: an unverified model statement is not identity."""
-    if is_noise(sentence):
+    if is_noise(sentence) and not _weighty(sentence, assistant):
         score = 1 if (GREETING_RE.search(sentence) or THANKS_RE.search(sentence)) else 2
         return SentenceScore(sentence, score, tags=["small-talk"], reasons=["noise"], noise=True)
     best = SentenceScore(sentence, 0)
@@ -194,6 +206,8 @@ def summarize(
     """Extractive summary: informative sentences in order; when they do not fit, the most
     salient sentence first. Noise is dropped unless nothing else is left."""
     useful = [s for s in scored if not s.noise] or scored
+    seen: set[str] = set()
+    useful = [s for s in useful if not (s.text.lower() in seen or seen.add(s.text.lower()))]
     if not useful:
         return trim(subject, max_chars)
     joined = normalize_space(" ".join(s.text for s in useful))
@@ -219,6 +233,7 @@ def topic_tags(text: str) -> list[str]:
 def triage(text: str, *, kind: str = "conversation") -> Triage:
     """Triage `text` by the rubric; see `salience.llm.brain.Triage`."""
     subject = ""
+    sender = ""
     body = text
     is_email = kind == "email"
     is_calendar = kind == "calendar" or bool(_ICS_RE.search(text))
@@ -229,13 +244,14 @@ def triage(text: str, *, kind: str = "conversation") -> Triage:
         if "subject" in headers and ("from" in headers or is_email):
             is_email = True
             subject, body = headers["subject"], parsed_body or headers["subject"]
+            sender = headers.get("from", "")
     scored = [score_sentence(s, assistant=a) for s, a in segments(body)]
     if subject:
         scored.insert(0, score_sentence(subject))
         scored[0].noise = True  # the subject heads the summary instead
     if not scored:
         scored = [SentenceScore(normalize_space(text)[:200], 1, noise=True, reasons=["empty"])]
-    entities: list[Entity] = find_entities(f"{subject}\n{body}" if subject else body)
+    entities: list[Entity] = find_entities(f"{subject}\n{body}\n{sender}" if subject else body)
     best = max(scored, key=lambda s: s.score)
     salience = best.score
     reasons = [r for s in scored for r in s.reasons]
@@ -264,6 +280,10 @@ def triage(text: str, *, kind: str = "conversation") -> Triage:
             salience, save = 1, False
             reasons.append("one-time-code")
             tags.insert(0, "notification")
+        elif EMAIL_PROMO_RE.search(full) and salience < 7:
+            salience, save = min(salience, 2), False
+            reasons.append("promotion")
+            tags.insert(0, "newsletter")
         elif EMAIL_AUTOMATED_RE.search(full):
             if salience < 5:
                 salience, save = min(salience, 2), False
@@ -273,7 +293,7 @@ def triage(text: str, *, kind: str = "conversation") -> Triage:
                 salience -= 1
                 reasons.append("automated-but-relevant")
         elif EMAIL_TRANSACTIONAL_RE.search(full):
-            salience = max(salience, 3)
+            salience = 3 if salience < 5 else salience
             save = True
             reasons.append("transactional")
             tags.insert(0, "purchase")
