@@ -292,6 +292,12 @@ def _clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+# serving: `serve`, `mcp`, `keys ...` (kept in their own module)
+from .cli_server import register as _register_server_commands  # noqa: E402
+
+_register_server_commands(app)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()
