@@ -190,13 +190,42 @@ _COLS = ", ".join(f"m.{c}" for c in MEMORY_COLUMNS)
 _WRITE = (*MEMORY_COLUMNS, *DERIVED_COLUMNS)
 
 SELECT_MEMORY = f"SELECT m.pk, {_COLS} FROM {{s}}.memories m"
-INSERT_MEMORY = (
-    f"INSERT INTO {{s}}.memories ({', '.join(_WRITE)}) "
-    f"VALUES ({', '.join('%s' for _ in _WRITE)})"
+# Inserts stream through binary COPY (fast bulk loads; a duplicate id still fails the batch).
+COPY_MEMORIES = f"COPY {{s}}.memories ({', '.join(_WRITE)}) FROM STDIN (FORMAT BINARY)"
+COPY_MEMORIES_VEC = (
+    f"COPY {{s}}.memories ({', '.join(_WRITE)}, embedding) FROM STDIN (FORMAT BINARY)"
 )
-INSERT_MEMORY_VEC = (
-    f"INSERT INTO {{s}}.memories ({', '.join(_WRITE)}, embedding) "
-    f"VALUES ({', '.join('%s' for _ in _WRITE)}, %b)"
+# The PostgreSQL type of each column of COPY_MEMORIES, in order (binary COPY needs them).
+COPY_TYPES = (
+    "text",  # id
+    "text",  # content
+    "text",  # summary
+    "text",  # memory_type
+    "text",  # importance
+    "text",  # source
+    "float8",  # salience
+    "float8",  # confidence
+    "float8",  # usefulness
+    "int8",  # retrieval_count
+    "timestamptz",  # last_retrieved_at
+    "text[]",  # tags
+    "text[]",  # entities
+    "text",  # superseded_by
+    "text[]",  # related_ids
+    "text",  # parent_id
+    "int8",  # chunk_index
+    "text",  # session_id
+    "int8",  # t
+    "text",  # frame_type
+    "text",  # base_frame_id
+    "bool",  # pinned
+    "timestamptz",  # occurred_at
+    "json",  # metadata
+    "text",  # content_hash
+    "timestamptz",  # created_at
+    "timestamptz",  # updated_at
+    "text[]",  # entity_keys
+    "text",  # entities_text
 )
 _SET = ", ".join(f"{c} = %s" for c in _WRITE if c != "id")
 UPDATE_MEMORY = f"UPDATE {{s}}.memories SET {_SET} WHERE id = %s"

@@ -409,16 +409,15 @@ class PostgresStore:
         vecs = self._check_vectors(vectors, len(memories))
         if not memories:
             return
-        if vecs is None:
-            rows = [_params(m) for m in memories]
-            stmt = sql.INSERT_MEMORY
-        else:
-            rows = [(*_params(m), vecs[i]) for i, m in enumerate(memories)]
-            stmt = sql.INSERT_MEMORY_VEC
+        rows = [_params(m) for m in memories]
+        stmt = sql.COPY_MEMORIES if vecs is None else sql.COPY_MEMORIES_VEC
+        types = [*sql.COPY_TYPES, *(() if vecs is None else ("vector",))]
         with self._tx() as conn:
             try:
-                with conn.cursor() as cur:
-                    cur.executemany(self._q(stmt), rows)
+                with conn.cursor() as cur, cur.copy(self._q(stmt)) as copy:
+                    copy.set_types(types)
+                    for i, row in enumerate(rows):
+                        copy.write_row(row if vecs is None else (*row, vecs[i]))
             except psycopg.errors.UniqueViolation as e:
                 found = _DUP_KEY.search(e.diag.message_detail or "")
                 which = found.group(1) if found else "(unknown)"
