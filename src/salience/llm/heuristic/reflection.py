@@ -117,7 +117,7 @@ def _evolving(ordered: list[Memory]) -> list[str]:
     fading.sort(key=lambda t: (-first[t], t[0] not in "#@", t))
     out = [
         f"Rising: {_display(t, forms)} ({first[t]} → {second[t]} mentions)"
-        for t in _dedupe(rising, forms)[:3]
+        for t in _dedupe(rising, forms)[:MAX_ITEMS]
     ]
     out += [
         f"Fading: {_display(t, forms)} ({first[t]} → 0 mentions)"
