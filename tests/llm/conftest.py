@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 from fake_openai import FakeOpenAI
+
+
+@pytest.fixture(autouse=True)
+def _no_salience_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Config() reads SALIENCE_* variables: the developer's own settings must not leak in."""
+    for var in list(os.environ):
+        if var.startswith("SALIENCE_"):
+            monkeypatch.delenv(var)
 
 
 @pytest.fixture
