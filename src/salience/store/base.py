@@ -18,19 +18,180 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..models import Candidate, EmbeddingInfo, Memory, MemoryFilter
+from ..models import Candidate, EmbeddingInfo, FrameType, Memory, MemoryFilter
 from .ingest import IngestStore
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     import numpy as np
+
+    from ..graph.records import Entity, Relation
+    from ..layers.records import (
+        AwarenessCategory,
+        AwarenessItem,
+        Identity,
+        Session,
+        SessionStatus,
+    )
 
 SCHEMA_VERSION_KEY = "schema_version"
 EMBEDDING_MODEL_KEY = "embedding_model"
 EMBEDDING_DIM_KEY = "embedding_dim"
 
 
+class LayerStore(Protocol):
+    """Storage of the mind's layers (identity, awareness, sessions, knowledge graph).
+
+    Write-path rules every backend applies inside `insert`/`update` (the conformance suite in
+    tests/store/test_contract_layers.py pins them):
+    - a memory with a `session_id` registers that session (open) if it is new, and gets
+      `t = max(t in session) + 1` when its `t` is None — assigned in the write transaction, so
+      concurrent writers never share a `t` ((session_id, t) is unique);
+    - frame rules (`salience.layers.frames.check_frame`) are checked against the stored base;
+    - `superseded_at` is set to the record's `updated_at` when `superseded_by` is first set
+      (cleared when it is cleared), for time travel (`visible_as_of`);
+    - every name in `Memory.entities` is resolved to a knowledge-graph entity (created with type
+      `entity` when unknown; see `salience.graph.normalize`) and linked to the memory; links
+      are replaced on update and removed on delete.
+    Times are passed in by the caller (the injected clock); stores never read the wall clock.
+    """
+
+    # -- identity (one row; CHECK id = 1) ---------------------------------------------------
+    def get_identity(self) -> Identity | None: ...
+
+    def create_identity(self, identity: Identity) -> None:
+        """Raise `ConflictError` if the mind already has an identity."""
+        ...
+
+    def update_identity(self, identity: Identity) -> None:
+        """Replace the identity row. Raise `NotFound` if there is none."""
+        ...
+
+    # -- awareness ----------------------------------------------------------------------------
+    def add_awareness(self, item: AwarenessItem, *, now: datetime, cap: int) -> None:
+        """Insert an item; raise `AwarenessFull` if `cap` items are already active at `now`
+        (checked and written in one serialised transaction)."""
+        ...
+
+    def get_awareness(self, item_id: str) -> AwarenessItem | None: ...
+
+    def list_awareness(
+        self, *, now: datetime, category: AwarenessCategory | None = None, limit: int = 10
+    ) -> list[AwarenessItem]:
+        """Items active at `now` (not expired), by priority desc, then created_at, then id."""
+        ...
+
+    def update_awareness(self, item: AwarenessItem) -> None:
+        """Replace an item by id. Raise `NotFound` if it does not exist."""
+        ...
+
+    def delete_awareness(self, item_id: str) -> bool: ...
+
+    def purge_awareness(self, now: datetime) -> int:
+        """Delete items expired at `now`; returns how many."""
+        ...
+
+    # -- sessions and frames --------------------------------------------------------------------
+    def create_session(self, session: Session) -> None:
+        """Raise `ConflictError` if a session with this id exists."""
+        ...
+
+    def get_session(self, session_id: str) -> Session | None: ...
+
+    def update_session(self, session: Session) -> None:
+        """Replace a session by id. Raise `NotFound` if it does not exist."""
+        ...
+
+    def list_sessions(
+        self,
+        *,
+        project_id: str | None = None,
+        status: SessionStatus | None = None,
+        limit: int = 100,
+    ) -> list[Session]:
+        """Sessions, most recently opened first."""
+        ...
+
+    def session_frames(
+        self,
+        session_id: str,
+        *,
+        frame_type: FrameType | None = None,
+        base_frame_id: str | None = None,
+    ) -> list[Memory]:
+        """Memories of a session (superseded ones included) ordered by `t`."""
+        ...
+
+    def visible_as_of(self, ids: Sequence[str], as_of: datetime) -> set[str]:
+        """The ids among `ids` created at or before `as_of` and not yet superseded then."""
+        ...
+
+    # -- knowledge graph ----------------------------------------------------------------------
+    def insert_entity(self, entity: Entity) -> None:
+        """Insert an entity with its aliases. Raise `ConflictError` on a duplicate id."""
+        ...
+
+    def get_entity(self, entity_id: str) -> Entity | None: ...
+
+    def get_entities(self, entity_ids: Sequence[str]) -> dict[str, Entity]: ...
+
+    def update_entity(self, entity: Entity) -> None:
+        """Replace an entity's fields and alias set. Raise `NotFound`."""
+        ...
+
+    def find_entities(self, keys: Sequence[str]) -> list[Entity]:
+        """Entities whose name key or an alias key is in `keys` (any validity): name matches
+        first, then currently-open (valid_to NULL) ones, then oldest recorded."""
+        ...
+
+    def list_entities(
+        self,
+        *,
+        as_of: datetime | None = None,
+        entity_type: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Entity]:
+        """Entities (visible at `as_of` when given), ordered by name key then id."""
+        ...
+
+    def insert_relation(self, relation: Relation) -> None:
+        """Raise `NotFound` if an endpoint entity does not exist."""
+        ...
+
+    def get_relation(self, relation_id: str) -> Relation | None: ...
+
+    def update_relation(self, relation: Relation) -> None:
+        """Replace a relation by id. Raise `NotFound`."""
+        ...
+
+    def relations_of(
+        self,
+        entity_ids: Sequence[str],
+        *,
+        as_of: datetime | None = None,
+        relation_type: str | None = None,
+    ) -> list[Relation]:
+        """Relations with either endpoint in `entity_ids` (visible at `as_of` when given),
+        ordered by recorded_at then id."""
+        ...
+
+    def entity_memory_links(self, entity_ids: Sequence[str]) -> list[tuple[str, str]]:
+        """(memory_id, entity_id) pairs for memories linked to any of `entity_ids`."""
+        ...
+
+    def memory_entity_ids(self, memory_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Entity ids linked to each memory (memories without links are absent)."""
+        ...
+
+    def graph_counts(self) -> dict[str, int]:
+        """Counts for self-awareness and stats: entities, relations, links, sessions."""
+        ...
+
+
 @runtime_checkable
-class Store(IngestStore, Protocol):
+class Store(LayerStore, IngestStore, Protocol):
     """One mind's storage."""
 
     @property

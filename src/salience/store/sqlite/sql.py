@@ -422,3 +422,217 @@ INTERACTIONS_LIST = (
     f"SELECT id, {', '.join(INTERACTION_COLUMNS)} FROM ai_interactions ORDER BY id DESC LIMIT ?"
 )
 INTERACTIONS_PURGE = "DELETE FROM ai_interactions WHERE created_at < ?"
+
+# -- layers (issue 6): identity, awareness, sessions/frames, knowledge graph, time travel ------
+# Timestamps are ISO-8601 UTC text (clock.format_ts), so text comparison is time order.
+MIGRATION_0002_LAYERS = (
+    "ALTER TABLE memories ADD COLUMN superseded_at TEXT",
+    "UPDATE memories SET superseded_at = updated_at WHERE superseded_by IS NOT NULL",
+    """CREATE TABLE identity (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+        role TEXT NOT NULL DEFAULT '',
+        department TEXT NOT NULL DEFAULT '',
+        personality TEXT NOT NULL DEFAULT '',
+        capabilities TEXT NOT NULL DEFAULT '',
+        system_prompt TEXT NOT NULL DEFAULT '',
+        traits TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE awareness (
+        id TEXT PRIMARY KEY,
+        category TEXT NOT NULL CHECK (category IN ('task', 'action', 'pending', 'flag')),
+        content TEXT NOT NULL,
+        priority INTEGER NOT NULL DEFAULT 0,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        expires_at TEXT
+    )""",
+    "CREATE INDEX awareness_expires ON awareness (expires_at)",
+    """CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        project_id TEXT,
+        status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
+        summary TEXT NOT NULL DEFAULT '',
+        opened_at TEXT NOT NULL,
+        closed_at TEXT,
+        updated_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX sessions_project ON sessions (project_id, opened_at)",
+    """INSERT OR IGNORE INTO sessions (id, status, opened_at, updated_at)
+        SELECT session_id, 'open', min(created_at), max(created_at) FROM memories
+        WHERE session_id IS NOT NULL GROUP BY session_id""",
+    """CREATE TABLE kg_entities (
+        id TEXT PRIMARY KEY,
+        entity_type TEXT NOT NULL,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        properties TEXT NOT NULL DEFAULT '{}',
+        confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+        valid_from TEXT NOT NULL,
+        valid_to TEXT,
+        recorded_at TEXT NOT NULL,
+        CHECK (valid_to IS NULL OR valid_to >= valid_from)
+    )""",
+    "CREATE INDEX kg_entities_key ON kg_entities (name_key)",
+    "CREATE INDEX kg_entities_type ON kg_entities (entity_type, name_key)",
+    """CREATE TABLE kg_aliases (
+        alias_key TEXT NOT NULL,
+        entity_id TEXT NOT NULL REFERENCES kg_entities (id) ON DELETE CASCADE,
+        alias TEXT NOT NULL,
+        PRIMARY KEY (alias_key, entity_id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX kg_aliases_entity ON kg_aliases (entity_id)",
+    """CREATE TABLE kg_relations (
+        id TEXT PRIMARY KEY,
+        source_id TEXT NOT NULL REFERENCES kg_entities (id) ON DELETE CASCADE,
+        target_id TEXT NOT NULL REFERENCES kg_entities (id) ON DELETE CASCADE,
+        relation_type TEXT NOT NULL,
+        confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+        properties TEXT NOT NULL DEFAULT '{}',
+        valid_from TEXT NOT NULL,
+        valid_to TEXT,
+        recorded_at TEXT NOT NULL,
+        CHECK (valid_to IS NULL OR valid_to >= valid_from)
+    )""",
+    "CREATE INDEX kg_relations_source ON kg_relations (source_id)",
+    "CREATE INDEX kg_relations_target ON kg_relations (target_id)",
+    """CREATE TABLE memory_entity_links (
+        pk INTEGER NOT NULL REFERENCES memories (pk) ON DELETE CASCADE,
+        entity_id TEXT NOT NULL REFERENCES kg_entities (id) ON DELETE CASCADE,
+        PRIMARY KEY (entity_id, pk)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX memory_entity_links_pk ON memory_entity_links (pk)",
+)
+
+IDENTITY_COLUMNS = (
+    "name, role, department, personality, capabilities, system_prompt, traits, "
+    "created_at, updated_at"
+)
+GET_IDENTITY = f"SELECT {IDENTITY_COLUMNS} FROM identity WHERE id = 1"
+INSERT_IDENTITY = f"INSERT INTO identity (id, {IDENTITY_COLUMNS}) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+UPDATE_IDENTITY = (
+    "UPDATE identity SET name = ?, role = ?, department = ?, personality = ?, capabilities = ?, "
+    "system_prompt = ?, traits = ?, created_at = ?, updated_at = ? WHERE id = 1"
+)
+
+AWARENESS_COLUMNS = "id, category, content, priority, metadata, created_at, updated_at, expires_at"
+_AWARENESS_ACTIVE = "(expires_at IS NULL OR expires_at > ?)"
+INSERT_AWARENESS = f"INSERT INTO awareness ({AWARENESS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+COUNT_ACTIVE_AWARENESS = f"SELECT count(*) FROM awareness WHERE {_AWARENESS_ACTIVE}"
+GET_AWARENESS = f"SELECT {AWARENESS_COLUMNS} FROM awareness WHERE id = ?"
+LIST_AWARENESS = (
+    f"SELECT {AWARENESS_COLUMNS} FROM awareness WHERE {_AWARENESS_ACTIVE} "
+    "AND (? IS NULL OR category = ?) ORDER BY priority DESC, created_at, id LIMIT ?"
+)
+UPDATE_AWARENESS = (
+    "UPDATE awareness SET category = ?, content = ?, priority = ?, metadata = ?, created_at = ?, "
+    "updated_at = ?, expires_at = ? WHERE id = ?"
+)
+DELETE_AWARENESS = "DELETE FROM awareness WHERE id = ?"
+PURGE_AWARENESS = "DELETE FROM awareness WHERE expires_at IS NOT NULL AND expires_at <= ?"
+
+SESSION_COLUMNS = "id, project_id, status, summary, opened_at, closed_at, updated_at"
+INSERT_SESSION = f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+REGISTER_SESSION = (
+    "INSERT INTO sessions (id, status, opened_at, updated_at) VALUES (?, 'open', ?, ?) "
+    "ON CONFLICT (id) DO NOTHING"
+)
+GET_SESSION = f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?"
+UPDATE_SESSION = (
+    "UPDATE sessions SET project_id = ?, status = ?, summary = ?, opened_at = ?, closed_at = ?, "
+    "updated_at = ? WHERE id = ?"
+)
+LIST_SESSIONS = (
+    f"SELECT {SESSION_COLUMNS} FROM sessions WHERE (? IS NULL OR project_id = ?) "
+    "AND (? IS NULL OR status = ?) ORDER BY opened_at DESC, id DESC LIMIT ?"
+)
+SESSION_FRAMES = (
+    SELECT_MEMORY + " WHERE session_id = ? AND (? IS NULL OR frame_type = ?) "
+    "AND (? IS NULL OR base_frame_id = ?) ORDER BY t, pk"
+)
+NEXT_T = "SELECT coalesce(max(t), 0) + 1 FROM memories WHERE session_id = ?"
+COUNT_T = "SELECT count(*) FROM memories WHERE session_id = ? AND t = ?"
+SET_T = "UPDATE memories SET t = ? WHERE pk = ?"
+FRAME_BASE = "SELECT frame_type, session_id FROM memories WHERE id = ?"
+SET_SUPERSEDED_AT = (
+    "UPDATE memories SET superseded_at = CASE WHEN superseded_by IS NULL THEN NULL "
+    "ELSE coalesce(superseded_at, ?) END WHERE pk = ?"
+)
+VISIBLE_AS_OF = (
+    "SELECT id FROM memories WHERE id IN ({marks}) AND created_at <= ? "
+    "AND (superseded_at IS NULL OR superseded_at > ?)"
+)
+
+_ALIASES = (
+    "(SELECT json_group_array(alias) FROM "
+    "(SELECT alias FROM kg_aliases a WHERE a.entity_id = e.id ORDER BY alias_key))"
+)
+ENTITY_COLUMNS = (
+    "e.id, e.entity_type, e.name, e.properties, e.confidence, e.valid_from, e.valid_to, "
+    f"e.recorded_at, {_ALIASES}"
+)
+# as-of visibility: params (t, t, t, t) — NULL means "any time"
+_VISIBLE = (
+    "(? IS NULL OR ({a}.recorded_at <= ? AND {a}.valid_from <= ? "
+    "AND ({a}.valid_to IS NULL OR {a}.valid_to > ?)))"
+)
+INSERT_ENTITY_ROW = (
+    "INSERT INTO kg_entities (id, entity_type, name, name_key, properties, confidence, "
+    "valid_from, valid_to, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+UPDATE_ENTITY_ROW = (
+    "UPDATE kg_entities SET entity_type = ?, name = ?, name_key = ?, properties = ?, "
+    "confidence = ?, valid_from = ?, valid_to = ?, recorded_at = ? WHERE id = ?"
+)
+INSERT_ALIAS = "INSERT OR IGNORE INTO kg_aliases (alias_key, entity_id, alias) VALUES (?, ?, ?)"
+DELETE_ALIASES = "DELETE FROM kg_aliases WHERE entity_id = ?"
+GET_ENTITIES = f"SELECT {ENTITY_COLUMNS} FROM kg_entities e WHERE e.id IN ({{marks}})"
+FIND_ENTITIES = (
+    f"SELECT {ENTITY_COLUMNS}, (e.name_key IN ({{marks}})) AS by_name FROM kg_entities e "
+    "WHERE e.name_key IN ({marks}) OR e.id IN "
+    "(SELECT entity_id FROM kg_aliases WHERE alias_key IN ({marks})) "
+    "ORDER BY by_name DESC, (e.valid_to IS NULL) DESC, e.recorded_at, e.id"
+)
+LIST_ENTITIES = (
+    f"SELECT {ENTITY_COLUMNS} FROM kg_entities e WHERE {_VISIBLE.format(a='e')} "
+    "AND (? IS NULL OR e.entity_type = ?) ORDER BY e.name_key, e.id LIMIT ? OFFSET ?"
+)
+RELATION_COLUMNS = (
+    "r.id, r.source_id, r.target_id, r.relation_type, r.confidence, r.properties, "
+    "r.valid_from, r.valid_to, r.recorded_at"
+)
+INSERT_RELATION_ROW = (
+    "INSERT INTO kg_relations (id, source_id, target_id, relation_type, confidence, properties, "
+    "valid_from, valid_to, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+UPDATE_RELATION_ROW = (
+    "UPDATE kg_relations SET source_id = ?, target_id = ?, relation_type = ?, confidence = ?, "
+    "properties = ?, valid_from = ?, valid_to = ?, recorded_at = ? WHERE id = ?"
+)
+GET_RELATION = f"SELECT {RELATION_COLUMNS} FROM kg_relations r WHERE r.id = ?"
+ENTITY_EXISTS = "SELECT id FROM kg_entities WHERE id IN (?, ?)"
+# `{marks}` twice: source ids, then target ids (same values).
+RELATIONS_OF = (
+    f"SELECT {RELATION_COLUMNS} FROM kg_relations r "
+    "WHERE (r.source_id IN ({marks}) OR r.target_id IN ({marks})) "
+    f"AND {_VISIBLE.format(a='r')} "
+    "AND (? IS NULL OR r.relation_type = ?) ORDER BY r.recorded_at, r.id"
+)
+ENTITY_MEMORY_LINKS = (
+    "SELECT m.id, l.entity_id FROM memory_entity_links l JOIN memories m ON m.pk = l.pk "
+    "WHERE l.entity_id IN ({marks}) ORDER BY m.pk"
+)
+MEMORY_ENTITY_IDS = (
+    "SELECT m.id, l.entity_id FROM memory_entity_links l JOIN memories m ON m.pk = l.pk "
+    "WHERE m.id IN ({marks}) ORDER BY m.pk, l.entity_id"
+)
+INSERT_LINK = "INSERT OR IGNORE INTO memory_entity_links (pk, entity_id) VALUES (?, ?)"
+DELETE_LINKS = "DELETE FROM memory_entity_links WHERE pk = ?"
+GRAPH_COUNTS = (
+    "SELECT (SELECT count(*) FROM kg_entities), (SELECT count(*) FROM kg_relations), "
+    "(SELECT count(*) FROM memory_entity_links), (SELECT count(*) FROM sessions), "
+    "(SELECT count(*) FROM awareness)"
+)

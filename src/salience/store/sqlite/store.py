@@ -28,6 +28,8 @@ from ...models import (
 from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
 from . import sql
+from .graph import GraphMixin
+from .layers import LayersMixin
 from .migrations import MIGRATIONS
 from .queue import IngestStoreMixin
 from .vectors import VectorIndex, from_blob, to_blob
@@ -36,7 +38,7 @@ VECTOR_GENERATION_KEY = "vector_generation"  # bumped when stored vectors are de
 _MAX_VARS = 900  # stay below SQLite's host-parameter limit
 
 
-class SQLiteStore(IngestStoreMixin):
+class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin):
     """A mind stored in one SQLite file. Thread-safe (one connection behind a lock)."""
 
     backend = "sqlite"
@@ -225,7 +227,7 @@ class SQLiteStore(IngestStoreMixin):
                 raise InvalidInput(f"memory {m.id} violates a constraint: {e}") from None
             db.execute(sql.DELETE_TAGS, (pk,))
             db.execute(sql.DELETE_ENTITIES, (pk,))
-            self._write_side_tables(db, pk, m)
+            self._write_side_tables(db, pk, m, updating=True)
             if vecs is not None:
                 db.execute(sql.UPSERT_VECTOR, (pk, to_blob(vecs[i])))
                 replaced.append((pk, vecs[i]))
@@ -248,7 +250,10 @@ class SQLiteStore(IngestStoreMixin):
             self._after_vector_change(fresh, removed=removed)
         return len(removed)
 
-    def _write_side_tables(self, db: sqlite3.Connection, pk: int, m: Memory) -> None:
+    def _write_side_tables(
+        self, db: sqlite3.Connection, pk: int, m: Memory, *, updating: bool = False
+    ) -> None:
+        self._write_layers(db, pk, m, updating=updating)  # sessions, t, frames, links
         if m.tags:
             db.executemany(sql.INSERT_TAG, [(pk, t) for t in m.tags])
         if m.entities:

@@ -1,0 +1,148 @@
+"""Prompt context assembly (design B §9.1): the system-prompt sections of one agent turn.
+
+`build_context` returns, in this fixed order, each within its own token budget:
+1. **identity** — `# Identity`, from the identity row; cached by `ContextBuilder` until the
+   row's `updated_at` changes (design B caches it because it rarely changes);
+2. **self-awareness** — `# Self-Awareness`: one line of memory stats (memories, entities,
+   relations, sessions), then the active awareness items grouped by category;
+3. **memories** — `# Context From Your Memory`: the top `mind.search(query)` hits, one line
+   each, newest facts as recalled (omitted without a query).
+
+Budgets: identity ≤ min(500, 30 % of the total); self-awareness ≤ 25 %; memories get the
+rest (at least what the first two left unused). Tokens are counted with `layers.tokens`
+(≈ chars / 4). Empty sections are left out. Output is deterministic for a given state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from ..errors import InvalidInput
+from ..models import MemoryFilter, SearchHit
+from .awareness import render_awareness
+from .identity import IDENTITY_BUDGET_TOKENS, render_identity
+from .tokens import approx_tokens, fit_lines
+
+if TYPE_CHECKING:
+    from ..mind import Mind
+
+DEFAULT_BUDGET_TOKENS = 2000
+MIN_BUDGET_TOKENS = 50
+IDENTITY_SHARE = 0.30
+AWARENESS_SHARE = 0.25
+SECTION_SEP = "\n\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    name: str  # "identity", "self_awareness", "memories"
+    text: str
+    budget_tokens: int
+
+    @property
+    def tokens(self) -> int:
+        return approx_tokens(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class PromptContext:
+    """The assembled sections; `text` is what goes into the system prompt."""
+
+    sections: tuple[Section, ...]
+    budget_tokens: int
+    hits: tuple[SearchHit, ...] = field(default=())
+
+    @property
+    def text(self) -> str:
+        return SECTION_SEP.join(s.text for s in self.sections)
+
+    @property
+    def tokens(self) -> int:
+        return approx_tokens(self.text)
+
+    def section(self, name: str) -> Section | None:
+        return next((s for s in self.sections if s.name == name), None)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def split_budget(total: int) -> tuple[int, int]:
+    """(identity, awareness) budgets for a total budget; memories get the rest."""
+    ident = min(IDENTITY_BUDGET_TOKENS, int(total * IDENTITY_SHARE))
+    return ident, int(total * AWARENESS_SHARE)
+
+
+def render_stats(stats: dict[str, int]) -> str:
+    parts = [
+        f"{stats[k]} {k.replace('_', ' ')}"
+        for k in ("memories", "entities", "relations", "sessions")
+        if k in stats
+    ]
+    return "Memory: " + ", ".join(parts) if parts else ""
+
+
+def render_hits(hits: list[SearchHit], budget_tokens: int) -> str:
+    lines = ["# Context From Your Memory"]
+    for h in hits:
+        m = h.memory
+        when = m.occurred_at or m.created_at
+        stamp = f"[{when.date().isoformat()}] " if when else ""
+        lines.append(f"- {stamp}{' '.join(m.text.split())}")
+    return fit_lines(lines, budget_tokens) if len(lines) > 1 else ""
+
+
+class ContextBuilder:
+    """Builds `PromptContext`s for one mind, caching the identity section."""
+
+    def __init__(self, mind: Mind) -> None:
+        self._mind = mind
+        self._identity_cache: tuple[datetime | None, int, str] | None = None
+
+    def identity_section(self, budget_tokens: int) -> str:
+        ident = self._mind.store.get_identity()
+        if ident is None:
+            self._identity_cache = None
+            return ""
+        cached = self._identity_cache
+        if cached is not None and cached[0] == ident.updated_at and cached[1] == budget_tokens:
+            return cached[2]
+        text = render_identity(ident, budget_tokens)
+        self._identity_cache = (ident.updated_at, budget_tokens, text)
+        return text
+
+    def build(
+        self,
+        query: str | None = None,
+        *,
+        budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+        limit: int = 8,
+        flt: MemoryFilter | None = None,
+    ) -> PromptContext:
+        if not isinstance(budget_tokens, int) or budget_tokens < MIN_BUDGET_TOKENS:
+            raise InvalidInput(f"budget_tokens must be an integer ≥ {MIN_BUDGET_TOKENS}")
+        if limit <= 0:
+            raise InvalidInput("limit must be positive")
+        mind = self._mind
+        ident_budget, aware_budget = split_budget(budget_tokens)
+        sections: list[Section] = []
+        ident = self.identity_section(ident_budget)
+        if ident:
+            sections.append(Section("identity", ident, ident_budget))
+        stats = {"memories": mind.store.count(MemoryFilter()), **mind.store.graph_counts()}
+        head = ["# Self-Awareness", render_stats(stats)]
+        room = aware_budget - approx_tokens("\n".join(head)) - 1
+        body = render_awareness(mind.awareness.get_all(), room)
+        aware = fit_lines([*head, *([body] if body else [])], aware_budget)
+        sections.append(Section("self_awareness", aware, aware_budget))
+        used = sum(approx_tokens(s.text) for s in sections) + 2 * len(sections)
+        hits: list[SearchHit] = []
+        if query is not None and query.strip():
+            hits = mind.search(query, limit=limit, flt=flt)
+            mem_budget = budget_tokens - used
+            text = render_hits(hits, mem_budget)
+            if text:
+                sections.append(Section("memories", text, mem_budget))
+        return PromptContext(tuple(sections), budget_tokens, tuple(hits))
