@@ -88,6 +88,57 @@ class Config(BaseSettings):
     rrf_k: int = Field(default=60, ge=1)
     candidate_pool: int = Field(default=50, ge=1)
 
+    # -- maintenance (issue 7): decay, pruning, compaction, cognitive runs, heartbeat ----------
+    decay_standard_rate: float = Field(
+        default=0.977, gt=0, le=1, description="Salience x rate^days (~30-day half-life)"
+    )
+    decay_accelerated_rate: float = Field(
+        default=0.954, gt=0, le=1, description="For never-retrieved memories (~15-day half-life)"
+    )
+    decay_accelerated_after_days: float = Field(default=14.0, ge=0)
+    decay_floor: float = Field(default=1.0, ge=1, le=10)
+    decay_skip_accessed_days: float = Field(
+        default=1.0, ge=0, description="No decay within this long after a retrieval"
+    )
+    usefulness_regression_after_days: float = Field(default=30.0, ge=0)
+    usefulness_regression_rate: float = Field(
+        default=0.05, ge=0, le=1, description="Share of the gap to 0.5 closed per maintenance tick"
+    )
+    prune_max_salience: float = Field(default=1.0, ge=1, le=10)
+    prune_staleness_days: float = Field(default=90.0, ge=0)
+    superseded_grace_days: float = Field(default=7.0, ge=0, description="SUPERSEDED_GRACE_DAYS")
+    prune_exempt_types: list[str] = Field(
+        default_factory=lambda: ["identity", "episode", "reflection"],
+        description="Memory types never pruned or compacted",
+    )
+    prune_pinned: bool = Field(default=False, description="Allow pruning pinned memories")
+    compact_temporary_days: float = Field(default=30.0, ge=0)
+    compact_deprecated_days: float = Field(default=90.0, ge=0)
+    compact_pframes_when: int = Field(default=10, ge=2, description="P-frames on one I-frame")
+    compact_pframes_keep: int = Field(default=5, ge=0)
+    maintenance_interval_s: float = Field(default=86_400.0, gt=0, description="Daily by default")
+    cognitive_buffer_threshold: int = Field(default=20, ge=0, description="COGNITIVE_BUFFER_THRESHOLD")
+    cognitive_lull_s: float = Field(default=1200.0, ge=0, description="LULL_DURATION (20 min)")
+    cognitive_ceiling_s: float = Field(default=14_400.0, gt=0, description="COGNITIVE_CEILING (4 h)")
+    consolidation_min_salience: float = Field(default=8.0, ge=1, le=10)
+    consolidation_startup_min_salience: float = Field(default=5.0, ge=1, le=10)
+    consolidation_limit: int = Field(default=50, ge=1)
+    episode_window_h: float = Field(default=24.0, gt=0)
+    episode_cluster_similarity: float = Field(
+        default=0.7, ge=-1, le=1, description="Cosine similarity (distance 0.3)"
+    )
+    episode_min_cluster: int = Field(default=2, ge=2)
+    episode_salience: float = Field(default=8.0, ge=1, le=10)
+    episode_dedup_distance: float = Field(
+        default=0.12, ge=0, le=2, description="EPISODE_DEDUP_THRESHOLD (cosine distance)"
+    )
+    reflection_every: int = Field(default=50, ge=1, description="New memories per reflection")
+    reflection_min_group: int = Field(default=5, ge=1)
+    reflection_salience: float = Field(default=9.0, ge=1, le=10)
+    heartbeat_interval_s: float = Field(default=300.0, gt=0)
+    heartbeat_lease_s: float = Field(default=900.0, gt=0, description="A tick's DB lease expiry")
+    heartbeat_drain_limit: int = Field(default=100, ge=1)
+
     @field_validator("home", mode="after")
     @classmethod
     def _expand_home(cls, v: Path) -> Path:
