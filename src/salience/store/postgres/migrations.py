@@ -5,4 +5,7 @@ from __future__ import annotations
 from ..migrations import Migration
 from . import sql
 
-MIGRATIONS: tuple[Migration, ...] = (Migration("0001_core", sql.MIGRATION_0001_CORE),)
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration("0001_core", sql.MIGRATION_0001_CORE),
+    Migration("0003_ingest", sql.MIGRATION_INGEST),
+)

@@ -320,3 +320,164 @@ STATS_BYTES = (
     "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_catalog.pg_class c "
     "WHERE c.relnamespace = %s::regnamespace AND c.relkind = 'r'"
 )
+
+# -- ingestion: durable queues, failed operations, harvest state, events, model-call log ---------
+_QUEUE_TABLE = """CREATE TABLE {{s}}.{table} (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        kind text NOT NULL,
+        payload text NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        last_error text,
+        enqueued_at timestamptz NOT NULL,
+        next_attempt_at timestamptz NOT NULL
+    )"""
+MIGRATION_INGEST = (
+    _QUEUE_TABLE.format(table="pending_triage"),
+    "CREATE INDEX pending_triage_due ON {s}.pending_triage (next_attempt_at, id)",
+    _QUEUE_TABLE.format(table="pending_distillation"),
+    "CREATE INDEX pending_distillation_due ON {s}.pending_distillation (next_attempt_at, id)",
+    """CREATE TABLE {s}.failed_operations (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        queue text NOT NULL CHECK (queue IN ('triage', 'distillation')),
+        kind text NOT NULL,
+        payload text NOT NULL,
+        attempts integer NOT NULL,
+        error text NOT NULL,
+        enqueued_at timestamptz NOT NULL,
+        failed_at timestamptz NOT NULL
+    )""",
+    """CREATE TABLE {s}.harvest_sources (
+        source text PRIMARY KEY,
+        kind text NOT NULL,
+        last_sync_at timestamptz,
+        state text NOT NULL DEFAULT '{{}}'
+    )""",
+    """CREATE TABLE {s}.harvest_items (
+        kind text NOT NULL,
+        item_key text NOT NULL,
+        source text NOT NULL,
+        status text NOT NULL,
+        processed_at timestamptz NOT NULL,
+        PRIMARY KEY (kind, item_key)
+    )""",
+    "CREATE INDEX harvest_items_source ON {s}.harvest_items (source)",
+    """CREATE TABLE {s}.mind_events (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        kind text NOT NULL,
+        memory_id text,
+        related_id text,
+        payload text NOT NULL DEFAULT '{{}}',
+        created_at timestamptz NOT NULL
+    )""",
+    "CREATE INDEX mind_events_kind ON {s}.mind_events (kind, id)",
+    """CREATE TABLE {s}.ai_interactions (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        created_at timestamptz NOT NULL,
+        call_site text NOT NULL,
+        provider text NOT NULL,
+        model text NOT NULL,
+        prompt_chars bigint NOT NULL,
+        output_chars bigint NOT NULL,
+        prompt_tokens bigint,
+        completion_tokens bigint,
+        total_tokens bigint,
+        latency_ms double precision NOT NULL,
+        outcome text NOT NULL,
+        error text,
+        thinking boolean NOT NULL DEFAULT false,
+        attempts integer NOT NULL DEFAULT 1
+    )""",
+    "CREATE INDEX ai_interactions_created ON {s}.ai_interactions (created_at)",
+)
+
+#: Queue name -> table; `{q}` in the queue statements is one of these, as an identifier.
+QUEUE_TABLES = {"triage": "pending_triage", "distillation": "pending_distillation"}
+_QCOLS = "id, kind, payload, attempts, last_error, enqueued_at, next_attempt_at"
+QUEUE_INSERT = (
+    "INSERT INTO {s}.{q} (kind, payload, attempts, last_error, enqueued_at, next_attempt_at) "
+    "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id"
+)
+QUEUE_DUE = f"SELECT {_QCOLS} FROM {{s}}.{{q}} WHERE next_attempt_at <= %s ORDER BY id LIMIT %s"
+QUEUE_ALL = f"SELECT {_QCOLS} FROM {{s}}.{{q}} ORDER BY id LIMIT %s"
+QUEUE_LOCK = f"SELECT {_QCOLS} FROM {{s}}.{{q}} WHERE id = %s FOR UPDATE"
+QUEUE_DELETE = "DELETE FROM {s}.{q} WHERE id = %s RETURNING id"
+QUEUE_RESCHEDULE = (
+    "UPDATE {s}.{q} SET attempts = %s, last_error = %s, next_attempt_at = %s WHERE id = %s"
+)
+QUEUE_COUNT = "SELECT count(*) FROM {s}.{q}"
+INGEST_LOCK_SUFFIX = ":ingest"  # advisory lock key: commits of one mind are serialised
+
+_FCOLS = "id, queue, kind, payload, attempts, error, enqueued_at, failed_at"
+FAILED_INSERT = (
+    "INSERT INTO {s}.failed_operations "
+    "(queue, kind, payload, attempts, error, enqueued_at, failed_at) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s)"
+)
+FAILED_LIST = f"SELECT {_FCOLS} FROM {{s}}.failed_operations ORDER BY id DESC LIMIT %s"
+FAILED_ALL_ASC = f"SELECT {_FCOLS} FROM {{s}}.failed_operations ORDER BY id FOR UPDATE"
+FAILED_BY_IDS = (
+    f"SELECT {_FCOLS} FROM {{s}}.failed_operations WHERE id = ANY(%s::bigint[]) "
+    "ORDER BY id FOR UPDATE"
+)
+FAILED_DELETE = "DELETE FROM {s}.failed_operations WHERE id = %s"
+FAILED_COUNT = "SELECT count(*) FROM {s}.failed_operations"
+
+HARVEST_MARK = (
+    "INSERT INTO {s}.harvest_items (kind, item_key, source, status, processed_at) "
+    "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (kind, item_key) DO UPDATE SET "
+    "status = excluded.status, processed_at = excluded.processed_at"
+)
+HARVEST_SEEN = (
+    "SELECT item_key FROM {s}.harvest_items WHERE kind = %s AND item_key = ANY(%s::text[])"
+)
+HARVEST_SOURCE_UPSERT = (
+    "INSERT INTO {s}.harvest_sources (source, kind, last_sync_at, state) "
+    "VALUES (%s, %s, %s, %s) ON CONFLICT (source) DO UPDATE SET kind = excluded.kind, "
+    "last_sync_at = excluded.last_sync_at, state = excluded.state"
+)
+HARVEST_SOURCES = (
+    "SELECT s.source, s.kind, s.last_sync_at, s.state, "
+    "(SELECT count(*) FROM {s}.harvest_items i WHERE i.source = s.source) "
+    "FROM {s}.harvest_sources s ORDER BY s.source"
+)
+
+EVENT_INSERT = (
+    "INSERT INTO {s}.mind_events (kind, memory_id, related_id, payload, created_at) "
+    "VALUES (%s, %s, %s, %s, %s)"
+)
+EVENTS_ALL = (
+    "SELECT id, kind, memory_id, related_id, payload, created_at FROM {s}.mind_events "
+    "ORDER BY id DESC LIMIT %s"
+)
+EVENTS_OF_KIND = (
+    "SELECT id, kind, memory_id, related_id, payload, created_at FROM {s}.mind_events "
+    "WHERE kind = %s ORDER BY id DESC LIMIT %s"
+)
+PREDECESSORS = SELECT_MEMORY + " WHERE m.superseded_by = %s ORDER BY m.created_at, m.pk"
+GET_BY_ID_FOR_UPDATE = SELECT_MEMORY + " WHERE m.id = %s FOR UPDATE"
+
+INTERACTION_COLUMNS = (
+    "created_at",
+    "call_site",
+    "provider",
+    "model",
+    "prompt_chars",
+    "output_chars",
+    "prompt_tokens",
+    "completion_tokens",
+    "total_tokens",
+    "latency_ms",
+    "outcome",
+    "error",
+    "thinking",
+    "attempts",
+)
+INTERACTION_INSERT = (
+    f"INSERT INTO {{s}}.ai_interactions ({', '.join(INTERACTION_COLUMNS)}) "
+    f"VALUES ({', '.join('%s' for _ in INTERACTION_COLUMNS)})"
+)
+INTERACTIONS_LIST = (
+    f"SELECT id, {', '.join(INTERACTION_COLUMNS)} FROM {{s}}.ai_interactions "
+    "ORDER BY id DESC LIMIT %s"
+)
+INTERACTIONS_PURGE = "DELETE FROM {s}.ai_interactions WHERE created_at < %s"

@@ -60,6 +60,7 @@ from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
 from . import pool, sql
 from .migrations import MIGRATIONS
+from .queue import IngestStoreMixin
 
 if TYPE_CHECKING:
     from ...config import Config
@@ -95,7 +96,7 @@ class _ConnectionLost(StoreError):
     """The connection broke mid-operation (server restart, network); reads retry once."""
 
 
-class PostgresStore:
+class PostgresStore(IngestStoreMixin):
     """A mind stored in its own schema of a PostgreSQL database with pgvector.
 
     Thread-safe: every call borrows a connection from the process-wide pool of its DSN.
@@ -409,28 +410,41 @@ class PostgresStore:
         vecs = self._check_vectors(vectors, len(memories))
         if not memories:
             return
+        with self._tx() as conn:
+            self._insert_rows(conn, memories, vecs)
+
+    def _insert_rows(
+        self, conn: psycopg.Connection, memories: Sequence[Memory], vecs: np.ndarray | None
+    ) -> None:
+        """Insert records (with their vectors) inside the caller's transaction."""
         rows = [_params(m) for m in memories]
         stmt = sql.COPY_MEMORIES if vecs is None else sql.COPY_MEMORIES_VEC
         types = [*sql.COPY_TYPES, *(() if vecs is None else ("vector",))]
-        with self._tx() as conn:
-            try:
-                with conn.cursor() as cur, cur.copy(self._q(stmt)) as copy:
-                    copy.set_types(types)
-                    for i, row in enumerate(rows):
-                        copy.write_row(row if vecs is None else (*row, vecs[i]))
-            except psycopg.errors.UniqueViolation as e:
-                found = _DUP_KEY.search(e.diag.message_detail or "")
-                which = found.group(1) if found else "(unknown)"
-                raise InvalidInput(f"a memory with id {which} already exists") from None
-            except (psycopg.errors.IntegrityError, psycopg.errors.DataError) as e:
-                raise InvalidInput(f"a memory violates a constraint: {_first_line(e)}") from None
-            except psycopg.errors.ProgramLimitExceeded as e:
-                raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
+        try:
+            with conn.cursor() as cur, cur.copy(self._q(stmt)) as copy:
+                copy.set_types(types)
+                for i, row in enumerate(rows):
+                    copy.write_row(row if vecs is None else (*row, vecs[i]))
+        except psycopg.errors.UniqueViolation as e:
+            found = _DUP_KEY.search(e.diag.message_detail or "")
+            which = found.group(1) if found else "(unknown)"
+            raise InvalidInput(f"a memory with id {which} already exists") from None
+        except (psycopg.errors.IntegrityError, psycopg.errors.DataError) as e:
+            raise InvalidInput(f"a memory violates a constraint: {_first_line(e)}") from None
+        except psycopg.errors.ProgramLimitExceeded as e:
+            raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
 
     def update(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
         vecs = self._check_vectors(vectors, len(memories))
         if not memories:
             return
+        with self._tx() as conn:
+            self._update_rows(conn, memories, vecs)
+
+    def _update_rows(
+        self, conn: psycopg.Connection, memories: Sequence[Memory], vecs: np.ndarray | None
+    ) -> None:
+        """Replace records by id inside the caller's transaction (`NotFound` if one is absent)."""
         ids = [m.id for m in memories]
         if vecs is None:
             rows = [(*_params(m)[1:], m.id) for m in memories]
@@ -438,18 +452,17 @@ class PostgresStore:
         else:
             rows = [(*_params(m)[1:], vecs[i], m.id) for i, m in enumerate(memories)]
             stmt = sql.UPDATE_MEMORY_VEC
-        with self._tx() as conn:
-            found = {r[0] for r in conn.execute(self._q(sql.LOCK_IDS), (ids,))}
-            for i in ids:
-                if i not in found:
-                    raise NotFound(f"memory {i} not found in mind {self._mind!r}")
-            try:
-                with conn.cursor() as cur:
-                    cur.executemany(self._q(stmt), rows)
-            except (psycopg.errors.IntegrityError, psycopg.errors.DataError) as e:
-                raise InvalidInput(f"a memory violates a constraint: {_first_line(e)}") from None
-            except psycopg.errors.ProgramLimitExceeded as e:
-                raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
+        found = {r[0] for r in conn.execute(self._q(sql.LOCK_IDS), (ids,))}
+        for i in ids:
+            if i not in found:
+                raise NotFound(f"memory {i} not found in mind {self._mind!r}")
+        try:
+            with conn.cursor() as cur:
+                cur.executemany(self._q(stmt), rows)
+        except (psycopg.errors.IntegrityError, psycopg.errors.DataError) as e:
+            raise InvalidInput(f"a memory violates a constraint: {_first_line(e)}") from None
+        except psycopg.errors.ProgramLimitExceeded as e:
+            raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
 
     def delete(self, ids: Sequence[str]) -> int:
         if not ids:
