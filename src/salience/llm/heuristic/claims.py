@@ -26,18 +26,8 @@ from .lexicon import (
     WEEKDAYS,
 )
 from .rules import TIME_RE
-from .text import split_sentences, stem, words
+from .text import expand, split_sentences, stem, words
 
-_CONTRACTIONS = (
-    (re.compile(r"\bcan'?t\b|\bcannot\b", re.I), "can not"),
-    (re.compile(r"\bwon'?t\b", re.I), "will not"),
-    (re.compile(r"\b(\w+)n't\b", re.I), r"\1 not"),
-    (re.compile(r"\bi'?m\b", re.I), "i am"),
-    (re.compile(r"\b(we|you|they)'re\b", re.I), r"\1 are"),
-    (re.compile(r"\b(i|we|you|they)'ve\b", re.I), r"\1 have"),
-    (re.compile(r"\b(i|we|you|they|he|she)'ll\b", re.I), r"\1 will"),
-    (re.compile(r"\b(it|he|she|that|what|there|who)'s\b", re.I), r"\1 is"),
-)
 _CLAUSE_SPLIT = re.compile(
     r"\s*(?:;|,\s*(?:but|and|although|though|whereas|while|so)\s+|\s+(?:but|although|though|"
     r"whereas)\s+|\s+and\s+(?=(?:i|we|my|he|she|they)\b))\s*",
@@ -299,14 +289,6 @@ class Claim:
     negated: bool = False
     category: str = ""  # value category for generic claims: name/date/number/role/word
     numbers: tuple[str, ...] = ()
-
-
-def expand(text: str) -> str:
-    """Expand English contractions ("don't" → "do not", "I'm" → "i am")."""
-    text = text.replace("’", "'")
-    for pattern, repl in _CONTRACTIONS:
-        text = pattern.sub(repl, text)
-    return text
 
 
 def _subject(raw: str | None) -> str | None:

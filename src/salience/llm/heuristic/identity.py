@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..brain import IdentityProfile
-from .claims import Claim, claims, expand
+from .claims import Claim, claims
 from .lexicon import RELATIONS
 from .synthesis import chronological
-from .text import split_sentences
+from .text import expand, split_sentences
 
 if TYPE_CHECKING:
     from ...models import Memory

@@ -8,10 +8,9 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 
-from .claims import expand
 from .entities import find_entities
 from .lexicon import STOPWORDS, SYNONYMS
-from .text import content_terms, is_content_word, normalize_space, stem, term_set, words
+from .text import content_terms, expand, is_content_word, normalize_space, stem, term_set, words
 
 #: Share of a memory's content terms that must reappear in a response for it to count as used.
 USEFUL_OVERLAP = 0.3

@@ -425,24 +425,6 @@ NOISE_PHRASES = re.compile(
 GREETING_RE = _rx(r"^\W*(?:hi|hello|hey|hiya|yo|howdy|good (?:morning|afternoon|evening))\b")
 THANKS_RE = _rx(r"\b(?:thanks|thank you|thx|cheers|appreciate)\b")
 
-EMAIL_PROMO_RE = _rx(
-    r"\bnewsletter\b|\bview (?:this email )?in (?:your )?browser\b|\b\d{1,2}% off\b|\bsale\b|"
-    r"\blimited[- ]time\b|\bpromo(?:tion|tional)?(?: code)?\b|\bspecial offer\b|\bdeals?\b|"
-    r"\bdiscount\b|\bshop now\b|\bweekly digest\b|\bfree shipping\b"
-)
-EMAIL_AUTOMATED_RE = _rx(
-    r"\bunsubscribe\b|\bno-?reply@|\bdo not reply\b|\bmanage (?:your )?(?:email )?preferences\b|"
-    r"\bautomated (?:message|email)\b"
-)
-EMAIL_CODE_RE = _rx(
-    r"\bverification code\b|\bone-time (?:password|code|passcode)\b|\bsecurity code\b|"
-    r"\blogin code\b|\b2fa\b|\bconfirm your (?:email|sign[- ]?in)\b"
-)
-EMAIL_TRANSACTIONAL_RE = _rx(
-    r"\border (?:#|number|confirmation)|\byour order\b|\breceipt\b|"
-    r"\bhas shipped\b|\bout for delivery\b|\btracking number\b|"
-    r"\bpayment received\b"
-)
 TIME_RE = _rx(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b")
 
 

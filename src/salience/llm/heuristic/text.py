@@ -56,6 +56,16 @@ _ABBREVIATIONS = frozenset(
         "rd",
     ]
 )
+_CONTRACTIONS = (
+    (re.compile(r"\bcan'?t\b|\bcannot\b", re.I), "can not"),
+    (re.compile(r"\bwon'?t\b", re.I), "will not"),
+    (re.compile(r"\b(\w+)n't\b", re.I), r"\1 not"),
+    (re.compile(r"\bi'?m\b", re.I), "i am"),
+    (re.compile(r"\b(we|you|they)'re\b", re.I), r"\1 are"),
+    (re.compile(r"\b(i|we|you|they)'ve\b", re.I), r"\1 have"),
+    (re.compile(r"\b(i|we|you|they|he|she)'ll\b", re.I), r"\1 will"),
+    (re.compile(r"\b(it|he|she|that|what|there|who)'s\b", re.I), r"\1 is"),
+)
 _BULLET_RE = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+")
 
 
@@ -196,3 +206,11 @@ def trim(text: str, max_chars: int) -> str:
     if " " in cut[max_chars // 2 :]:
         cut = cut[: cut.rindex(" ")]
     return cut.rstrip(" ,;:-") + "…"
+
+
+def expand(text: str) -> str:
+    """Expand English contractions ("don't" → "do not", "I'm" → "i am")."""
+    text = text.replace("’", "'")
+    for pattern, repl in _CONTRACTIONS:
+        text = pattern.sub(repl, text)
+    return text

@@ -9,12 +9,17 @@ from ...models import MemoryType
 from ..brain import Triage
 from .entities import Entity, find_entities
 from .lexicon import TOPICS
-from .rules import (
-    CLOSE_RE,
+from .mail import (
     EMAIL_AUTOMATED_RE,
     EMAIL_CODE_RE,
     EMAIL_PROMO_RE,
     EMAIL_TRANSACTIONAL_RE,
+    ICS_RE,
+    parse_email,
+    parse_ics,
+)
+from .rules import (
+    CLOSE_RE,
     GREETING_RE,
     HYPOTHETICAL_RE,
     NOISE_PHRASES,
@@ -29,17 +34,10 @@ from .text import content_terms, normalize_space, split_sentences, split_speaker
 
 SUMMARY_CHARS = 240
 _ASSISTANT_SPEAKERS = frozenset({"assistant", "ai", "bot", "system", "agent", "gpt", "claude"})
-_HEADER_RE = re.compile(r"^(subject|from|to|cc|date|sent|reply-to)\s*:\s*(.*)$", re.IGNORECASE)
-_ICS_RE = re.compile(r"BEGIN:VEVENT|DTSTART", re.IGNORECASE)
-_ICS_FIELD_RE = re.compile(r"^(SUMMARY|DTSTART[^:]*|LOCATION|DESCRIPTION):(.*)$", re.MULTILINE)
-_QUOTED_REPLY_RE = re.compile(r"^\s*>|^On .{5,80} wrote:\s*$", re.MULTILINE)
 INVERSION_RE = re.compile(
     r"\b(?:should|can|could|do|did|would|will|shall|may|must|am|have|where|what|how)\s+(?:i|we)\b"
     r"(?!\s*(?:'m|am|'ve|have|was|were)\b)",
     re.IGNORECASE,
-)
-_SIGNATURE_RE = re.compile(
-    r"^(?:--\s*|best(?: regards)?|kind regards|regards|cheers|thanks|sent from)", re.IGNORECASE
 )
 
 
@@ -138,54 +136,6 @@ def _merge(
     best.reasons.append(why)
 
 
-def parse_email(text: str) -> tuple[dict[str, str], str]:
-    """Split an email-like text into (headers, body); headers are lower-cased names."""
-    headers: dict[str, str] = {}
-    lines = text.replace("\r\n", "\n").split("\n")
-    i = 0
-    while i < len(lines):
-        m = _HEADER_RE.match(lines[i].strip())
-        if not m:
-            break
-        headers.setdefault(m.group(1).lower(), m.group(2).strip())
-        i += 1
-    if not headers:
-        return {}, text
-    body_lines: list[str] = []
-    for line in lines[i:]:
-        if _QUOTED_REPLY_RE.match(line):
-            break
-        if body_lines and _SIGNATURE_RE.match(line.strip()) and len(line.strip()) < 30:
-            break
-        body_lines.append(line)
-    return headers, "\n".join(body_lines).strip()
-
-
-def parse_ics(text: str) -> str:
-    """A readable one-liner from iCalendar text (summary, start, location, description)."""
-    fields = {k.split(";")[0].upper(): v.strip() for k, v in _ICS_FIELD_RE.findall(text)}
-    parts = [fields.get("SUMMARY", "")]
-    if fields.get("DTSTART"):
-        parts.append(f"at {_ics_time(fields['DTSTART'])}")
-    if fields.get("LOCATION"):
-        parts.append(f"in {fields['LOCATION']}")
-    line = " ".join(p for p in parts if p)
-    if fields.get("DESCRIPTION"):
-        line += f". {fields['DESCRIPTION']}"
-    return line or text
-
-
-def _ics_time(value: str) -> str:
-    m = re.match(r"^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})\d{2}(Z?))?$", value.strip())
-    if not m:
-        return value
-    y, mo, d, hh, mm, z = m.groups()
-    out = f"{y}-{mo}-{d}"
-    if hh:
-        out += f" {hh}:{mm}" + (" UTC" if z else "")
-    return out
-
-
 def segments(text: str) -> list[tuple[str, bool]]:
     """(sentence, spoken_by_assistant) pairs of a text that may be a transcript."""
     out: list[tuple[str, bool]] = []
@@ -236,8 +186,8 @@ def triage(text: str, *, kind: str = "conversation") -> Triage:
     sender = ""
     body = text
     is_email = kind == "email"
-    is_calendar = kind == "calendar" or bool(_ICS_RE.search(text))
-    if is_calendar and _ICS_RE.search(text):
+    is_calendar = kind == "calendar" or bool(ICS_RE.search(text))
+    if is_calendar and ICS_RE.search(text):
         body = parse_ics(text)
     else:
         headers, parsed_body = parse_email(text)
