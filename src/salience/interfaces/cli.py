@@ -297,6 +297,11 @@ from .cli_server import register as _register_server_commands  # noqa: E402
 
 _register_server_commands(app)
 
+# ingestion: `import`, `queue` (kept in their own module)
+from .cli_ingest import register as _register_ingest_commands  # noqa: E402
+
+_register_ingest_commands(app)
+
 
 def main() -> None:
     """Console-script entry point."""

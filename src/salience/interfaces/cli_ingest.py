@@ -1,0 +1,135 @@
+"""CLI commands of the ingestion paths: `import mbox|ics|chat PATH` (with a progress bar) and
+`queue` (pending/failed counts, drain, retry). Registered on the main app by `register(app)`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..errors import SalienceError
+
+console = Console()
+err_console = Console(stderr=True)
+
+MindOpt = Annotated[str, typer.Option("--mind", "-m", help="Mind name.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+DsnOpt = Annotated[
+    str | None, typer.Option("--dsn", help="PostgreSQL DSN (selects the postgres backend).")
+]
+
+
+class ImportKind(StrEnum):
+    mbox = "mbox"
+    ics = "ics"
+    chat = "chat"
+
+
+def _open(mind: str, dsn: str | None) -> Any:
+    from .cli import _open as open_mind
+
+    return open_mind(mind, dsn)
+
+
+def _emit(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def _fail(e: Exception) -> None:
+    err_console.print(f"[bold red]error[/]: {e}")
+    raise typer.Exit(code=2)
+
+
+def import_(
+    kind: Annotated[ImportKind, typer.Argument(help="mbox (email), ics (calendar) or chat (JSONL).")],
+    path: Annotated[Path, typer.Argument(help="The file to import.")],
+    mind: MindOpt = "default",
+    defer: Annotated[
+        bool, typer.Option("--defer", help="Only queue the items; `salience queue --drain` triages.")
+    ] = False,
+    as_json: JsonOpt = False,
+    dsn: DsnOpt = None,
+) -> None:
+    """Import emails, calendar events or chat transcripts. Re-importing a file is incremental."""
+    from ..ingest.service import count_items
+
+    total = count_items(kind.value, path)
+    try:
+        with _open(mind, dsn) as m:
+            if as_json or not console.is_terminal:
+                report = getattr(m, f"import_{kind.value}")(path, defer=defer)
+            else:
+                with Progress(
+                    TextColumn(f"importing {kind.value}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=console, transient=True,
+                ) as bar:
+                    task = bar.add_task("import", total=total)
+                    report = getattr(m, f"import_{kind.value}")(
+                        path, defer=defer, progress=lambda n: bar.advance(task, n)
+                    )
+    except SalienceError as e:
+        _fail(e)
+    if as_json:
+        _emit(report.to_dict())
+        return
+    table = Table("items", "new saved", "skipped", "queued", "already imported", "invalid")
+    table.add_row(*(str(v) for v in (report.items, report.saved, report.skipped, report.queued,
+                                      report.already_imported, report.invalid)))
+    console.print(table)
+    for note in report.notes[:10]:
+        console.print(f"[dim]{note}[/]")
+
+
+def queue(
+    mind: MindOpt = "default",
+    drain: Annotated[bool, typer.Option("--drain", help="Process due queued items now.")] = False,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Items to drain.")] = 1000,
+    retry_failed: Annotated[
+        bool, typer.Option("--retry-failed", help="Move failed operations back to the queue.")
+    ] = False,
+    as_json: JsonOpt = False,
+    dsn: DsnOpt = None,
+) -> None:
+    """Show the deferred-triage queues (pending, failed); optionally retry failed and drain."""
+    out: dict[str, Any] = {}
+    try:
+        with _open(mind, dsn) as m:
+            if retry_failed:
+                out["retried"] = m.retry_failed()
+            if drain:
+                out["drain"] = m.drain_pending_triage(limit).to_dict()
+            status = m.queue_status()
+    except SalienceError as e:
+        _fail(e)
+    out.update(status)
+    if as_json:
+        _emit(out)
+        return
+    table = Table("queue", "items")
+    for key in ("pending_triage", "pending_distillation", "failed_operations"):
+        table.add_row(key, str(status[key]))
+    console.print(table)
+    if "retried" in out:
+        console.print(f"requeued {out['retried']} failed operation(s)")
+    if "drain" in out:
+        d = out["drain"]
+        console.print(
+            f"drained {d['processed']}: saved {d['saved']}, skipped {d['skipped']}, "
+            f"retry later {d['retried']}, failed {d['failed']}"
+        )
+    for f in status["failed"][:10]:
+        console.print(f"[red]failed #{f['id']}[/] ({f['queue']}, {f['attempts']} attempts): "
+                      f"{f['error'][:120]}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add `import` and `queue` to the main CLI app."""
+    app.command("import")(import_)
+    app.command("queue")(queue)
