@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..models import Candidate, EmbeddingInfo, FrameType, Memory, MemoryFilter
 from .ingest import IngestStore
+from .maintenance import MaintenanceStore
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -191,7 +192,7 @@ class LayerStore(Protocol):
 
 
 @runtime_checkable
-class Store(LayerStore, IngestStore, Protocol):
+class Store(LayerStore, IngestStore, MaintenanceStore, Protocol):
     """One mind's storage."""
 
     @property

@@ -8,4 +8,5 @@ from . import sql
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_core", sql.MIGRATION_0001_CORE),
     Migration("0003_ingest", sql.MIGRATION_INGEST),
+    Migration("0004_maintenance", sql.MIGRATION_MAINTENANCE),
 )

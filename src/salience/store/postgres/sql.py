@@ -481,3 +481,41 @@ INTERACTIONS_LIST = (
     "ORDER BY id DESC LIMIT %s"
 )
 INTERACTIONS_PURGE = "DELETE FROM {s}.ai_interactions WHERE created_at < %s"
+
+# -- maintenance (issue 7): targeted score updates, maintenance log, leases ----------------------
+MIGRATION_MAINTENANCE = (
+    """CREATE TABLE {s}.maintenance_log (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        kind text NOT NULL,
+        count integer NOT NULL,
+        ids text[] NOT NULL DEFAULT '{{}}',
+        details text NOT NULL DEFAULT '{{}}',
+        created_at timestamptz NOT NULL
+    )""",
+    "CREATE INDEX maintenance_log_kind ON {s}.maintenance_log (kind, id)",
+    """CREATE TABLE {s}.leases (
+        name text PRIMARY KEY,
+        holder text NOT NULL,
+        expires_at timestamptz NOT NULL
+    )""",
+)
+SET_SCORES = (
+    "UPDATE {s}.memories m SET salience = u.salience, usefulness = u.usefulness "
+    "FROM unnest(%s::text[], %s::float8[], %s::float8[]) AS u(id, salience, usefulness) "
+    "WHERE m.id = u.id"
+)
+MAINTENANCE_LOG_INSERT = (
+    "INSERT INTO {s}.maintenance_log (kind, count, ids, details, created_at) "
+    "VALUES (%s, %s, %s, %s, %s) RETURNING id"
+)
+MAINTENANCE_LOG_LIST = (
+    "SELECT id, kind, count, ids, details, created_at FROM {s}.maintenance_log "
+    "WHERE (%s::text IS NULL OR kind = %s::text) ORDER BY id DESC LIMIT %s"
+)
+# Take the lease when free, expired, or ours; the WHERE makes the upsert a no-op otherwise.
+LEASE_ACQUIRE = (
+    "INSERT INTO {s}.leases AS l (name, holder, expires_at) VALUES (%s, %s, %s) "
+    "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at "
+    "WHERE l.holder = excluded.holder OR l.expires_at <= %s RETURNING holder"
+)
+LEASE_RELEASE = "DELETE FROM {s}.leases WHERE name = %s AND holder = %s"

@@ -60,6 +60,7 @@ from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
 from . import pool, sql
 from .migrations import MIGRATIONS
+from .maintenance import MaintenanceMixin
 from .queue import IngestStoreMixin
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ class _ConnectionLost(StoreError):
     """The connection broke mid-operation (server restart, network); reads retry once."""
 
 
-class PostgresStore(IngestStoreMixin):
+class PostgresStore(IngestStoreMixin, MaintenanceMixin):
     """A mind stored in its own schema of a PostgreSQL database with pgvector.
 
     Thread-safe: every call borrows a connection from the process-wide pool of its DSN.

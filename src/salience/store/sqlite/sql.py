@@ -636,3 +636,37 @@ GRAPH_COUNTS = (
     "(SELECT count(*) FROM memory_entity_links), (SELECT count(*) FROM sessions), "
     "(SELECT count(*) FROM awareness)"
 )
+
+# -- maintenance (issue 7): targeted score updates, maintenance log, leases -------------------
+MIGRATION_MAINTENANCE = (
+    """CREATE TABLE maintenance_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        ids TEXT NOT NULL DEFAULT '[]',
+        details TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX maintenance_log_kind ON maintenance_log (kind, id)",
+    """CREATE TABLE leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+    )""",
+)
+SET_SCORES = "UPDATE memories SET salience = ?, usefulness = ? WHERE id = ?"
+MAINTENANCE_LOG_INSERT = (
+    "INSERT INTO maintenance_log (kind, count, ids, details, created_at) VALUES (?, ?, ?, ?, ?)"
+)
+MAINTENANCE_LOG_LIST = (
+    "SELECT id, kind, count, ids, details, created_at FROM maintenance_log "
+    "WHERE (? IS NULL OR kind = ?) ORDER BY id DESC LIMIT ?"
+)
+# Take the lease when free, expired, or ours; the WHERE makes the upsert a no-op otherwise.
+LEASE_ACQUIRE = (
+    "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at "
+    "WHERE leases.holder = excluded.holder OR leases.expires_at <= ?"
+)
+LEASE_HOLDER = "SELECT holder FROM leases WHERE name = ?"
+LEASE_RELEASE = "DELETE FROM leases WHERE name = ? AND holder = ?"

@@ -30,6 +30,7 @@ from ..migrations import pending
 from . import sql
 from .graph import GraphMixin
 from .layers import LayersMixin
+from .maintenance import MaintenanceMixin
 from .migrations import MIGRATIONS
 from .queue import IngestStoreMixin
 from .vectors import VectorIndex, from_blob, to_blob
@@ -38,7 +39,7 @@ VECTOR_GENERATION_KEY = "vector_generation"  # bumped when stored vectors are de
 _MAX_VARS = 900  # stay below SQLite's host-parameter limit
 
 
-class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin):
+class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
     """A mind stored in one SQLite file. Thread-safe (one connection behind a lock)."""
 
     backend = "sqlite"
