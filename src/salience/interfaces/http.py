@@ -39,12 +39,15 @@ DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": S.ErrorOut, "description": text}
     for code, text in {
+        400: "Malformed JSON or unreadable request body",
         401: "Missing or invalid API key",
         403: "The key does not reach this mind, lacks write scope, or the tier forbids it",
         404: "Not found",
+        409: "Conflict: the mind was built with another embedder, or the name is taken",
         413: "Request body or content too large",
         422: "Invalid request",
         429: "Monthly embedding quota exceeded",
+        502: "The embedding or LLM provider failed",
         503: "Storage or embedding backend unavailable",
     }.items()
 }
