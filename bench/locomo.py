@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -40,7 +40,7 @@ from rich.table import Table
 from salience.clock import FrozenClock
 from salience.config import Config
 from salience.mind import Mind
-from salience.search.config import preset_names
+from salience.search.config import SearchConfig, get_preset, preset_names
 
 # -- reading LoCoMo-layout files ----------------------------------------------------------------
 
@@ -184,6 +184,17 @@ KS = (5, 10, 20)
 BASELINES = ("text-only", "vector-only", "rrf")
 
 
+def ablations() -> dict[str, SearchConfig]:
+    """Levers switched off one at a time, to report each lever's delta in the same run."""
+    f, r = get_preset("formula"), get_preset("rrf")
+    return {
+        "formula-no-time": replace(f, name="formula-no-time", time_aware=False),
+        "formula-no-rewrites": replace(f, name="formula-no-rewrites", rewrites=0),
+        "rrf+time": replace(r, name="rrf+time", time_aware=True),
+        "rrf+time+rewrites": replace(r, name="rrf+time+rewrites", time_aware=True, rewrites=3),
+    }
+
+
 def resolve_data(arg: str | None) -> Path:
     """The data file: as given (from the working directory, then from the repo root), or the
     default relative to the repo root."""
@@ -322,11 +333,12 @@ def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
     picked = parse_selection(
         "0-1" if args.quick and not args.conversations else args.conversations, len(convs)
     )
+    extra = ablations() if args.ablations else {}
     presets = [
         p.strip()
         for p in (
             args.presets
-            or ",".join([*BASELINES, *(n for n in preset_names() if n not in BASELINES)])
+            or ",".join([*BASELINES, *(n for n in preset_names() if n not in BASELINES), *extra])
         ).split(",")
         if p.strip()
     ]
@@ -360,7 +372,9 @@ def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                         continue
                     for p in presets:
                         t0 = time.perf_counter()
-                        hits = mind.search(q.text, limit=max(KS), preset=p, feedback=False)
+                        hits = mind.search(
+                            q.text, limit=max(KS), preset=extra.get(p, p), feedback=False
+                        )
                         ms = (time.perf_counter() - t0) * 1000
                         ids = [h.memory.id for h in hits]
                         row: dict[str, Any] = {"conv": i, "cat": q.category, "ms": ms}
@@ -415,6 +429,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="2 conversations: a smoke run")
     ap.add_argument("--json", dest="json_out", help="write machine-readable results here")
     ap.add_argument("--cache", help="directory caching passage embeddings between runs")
+    ap.add_argument("--ablations", action="store_true", help="also run lever ablations")
     ap.add_argument("--no-brain", action="store_true", help="no query rewriting/re-ranking")
     args = ap.parse_args(argv)
     console = Console(width=200)

@@ -79,7 +79,7 @@ class SearchConfig:
     variant_weight: float = 1.0
     entity_hops: bool = True
     hop_penalty: float = 0.8
-    time_aware: bool = False
+    time_aware: bool = True
     time_boost: float = 1.5
     context_window: int = 0
     context_weight: float = 0.0
@@ -104,17 +104,29 @@ PRESETS: Mapping[str, SearchConfig] = MappingProxyType(
         "rrf-important": _rrf("rrf-important", "important"),
         "rrf-connected": _rrf("rrf-connected", "connected"),
         # baselines: plain RRF of full-text and vector, and each source alone
-        "rrf": _rrf("rrf", "none", sources=("text", "vector"), rewrites=0, entity_hops=False),
+        "rrf": _rrf(
+            "rrf",
+            "none",
+            sources=("text", "vector"),
+            rewrites=0,
+            entity_hops=False,
+            time_aware=False,
+        ),
         "text-only": _rrf(
-            "text-only", "balanced", sources=("text",), rewrites=0, entity_hops=False
+            "text-only", "none", sources=("text",), rewrites=0, entity_hops=False, time_aware=False
         ),
         "vector-only": _rrf(
-            "vector-only", "balanced", sources=("vector",), rewrites=0, entity_hops=False
+            "vector-only",
+            "none",
+            sources=("vector",),
+            rewrites=0,
+            entity_hops=False,
+            time_aware=False,
         ),
     }
 )
 
-DEFAULT_PRESET = "rrf-balanced"
+DEFAULT_PRESET = "formula"  # measured best on LoCoMo (docs/benchmarks.md)
 
 
 def preset_names() -> list[str]:
