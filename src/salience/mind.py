@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .embed.base import Embedder
     from .ingest.items import DrainReport, ImportReport, IngestResult
     from .ingest.service import IngestService
+    from .maintenance import CognitiveReport, MaintenanceReport, TickReport
     from .search.config import SearchConfig
     from .search.pipeline import Recall
     from .store.base import Store
@@ -442,8 +443,11 @@ class Mind:
         return rec
 
     def stats(self) -> dict[str, Any]:
-        """Counts, sizes, the pinned embedder and the salience histogram."""
-        return self.store.stats()
+        """Counts, sizes, the pinned embedder, the salience histogram, queue sizes and the
+        last maintenance / cognitive / heartbeat runs."""
+        from .maintenance.status import run_status
+
+        return {**self.store.stats(), **run_status(self.store)}
 
 
     # -- ingestion paths (design A; implemented in salience.ingest) --------------------------
@@ -504,5 +508,30 @@ class Mind:
     def import_chat(self, path: str | Path, **kw: Any) -> ImportReport:
         """Import chat transcripts from JSONL (incremental; `salience.ingest.chat`)."""
         return self._ingest().import_file("chat", path, **kw)
+
+    # -- maintenance, cognitive runs, heartbeat (implemented in salience.maintenance) --------
+    def maintain(self, *, dry_run: bool = False) -> MaintenanceReport:
+        """Decay, usefulness regression, pruning and compaction now (see
+        `salience.maintenance.job`); with `dry_run`, report what would change, change nothing."""
+        from .maintenance.job import maintain
+        from .maintenance.policy import Policy
+
+        return maintain(
+            self.store, self.clock.now(), Policy.from_config(self.config), dry_run=dry_run,
+            embed=self._embed_passages,
+        )
+
+    def cognitive_run(self, *, reason: str = "explicit") -> CognitiveReport:
+        """Consolidation, episodic synthesis and reflection now, whatever the triggers say."""
+        from .maintenance.cognitive import CognitiveEngine
+
+        return CognitiveEngine(self).run(self.clock.now(), reason=reason)
+
+    def heartbeat(self) -> TickReport:
+        """One heartbeat tick: drain queues, prefetch for the current task, maintenance when
+        due, a cognitive run when triggered (skips if another tick of this mind is running)."""
+        from .maintenance.heartbeat import tick
+
+        return tick(self)
 
 __all__ = ["FrameType", "Mind"]

@@ -59,8 +59,8 @@ from .. import check_mind_name
 from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
 from . import pool, sql
-from .migrations import MIGRATIONS
 from .maintenance import MaintenanceMixin
+from .migrations import MIGRATIONS
 from .queue import IngestStoreMixin
 
 if TYPE_CHECKING:
