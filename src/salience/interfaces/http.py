@@ -31,6 +31,7 @@ from .http_errors import (
     QuotaHeaderMiddleware,
     install_error_handlers,
 )
+from .http_layers import register_layer_routes
 from .http_pool import MindPool
 from .quotas import quota_warning
 
@@ -229,6 +230,7 @@ def create_app(
         return {"hits": [h.to_dict() for h in hits]}
 
     _register_recall_routes(app, Caller, Reader, Writer, pool, db)
+    register_layer_routes(app, Reader, Writer)
     return app
 
 
