@@ -137,3 +137,41 @@ def test_memories_persist_in_the_named_mind(home: Path) -> None:
 
     with Mind.open("agent", config=Config(home=home, embedder="hash")) as m:
         assert m.get(mid).content == "Persisted fact."
+
+
+def test_awareness_and_graph_tools(home: Path) -> None:
+    from salience.mind import Mind
+
+    if not (hasattr(Mind, "awareness") and hasattr(Mind, "graph")):
+        pytest.skip("the facade has no awareness/graph layers in this version")
+
+    async def body(session: ClientSession) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        await session.call_tool("save_awareness", {"content": "Waiting for Bob's reply"})
+        out["aware"] = _data(await session.call_tool("list_awareness", {}))
+        await session.call_tool(
+            "add_memory", {"content": "Maya works at Acme.", "entities": ["Maya"]}
+        )
+        maya = _data(
+            await session.call_tool("add_entity", {"name": "Maya", "entity_type": "person"})
+        )
+        bob = _data(await session.call_tool("add_entity", {"name": "Bob", "entity_type": "person"}))
+        out["rel"] = _data(
+            await session.call_tool(
+                "add_relation",
+                {"source_id": maya["id"], "relation_type": "knows", "target_id": bob["id"]},
+            )
+        )
+        out["graph"] = _data(await session.call_tool("search_graph", {"name": "Maya"}))
+        resources = await session.list_resources()
+        out["resources"] = {str(r.uri) for r in resources.resources}
+        read = await session.read_resource("salience://awareness")
+        out["awareness_text"] = read.contents[0].text
+        return out
+
+    out = anyio.run(_session_run, home, body)
+    assert [i["content"] for i in out["aware"]["items"]] == ["Waiting for Bob's reply"]
+    assert out["rel"]["relation_type"] == "knows"
+    assert [r["content"] for r in out["graph"]["results"]] == ["Maya works at Acme."]
+    assert {"salience://identity", "salience://awareness", "salience://stats"} <= out["resources"]
+    assert "Waiting for Bob's reply" in out["awareness_text"]

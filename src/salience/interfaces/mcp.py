@@ -221,6 +221,7 @@ def create_server(mind: Mind, *, name: str = "salience") -> MCPServer:
         return {"deleted": memory_id}
 
     _register_recall_tools(server, mind)
+    _register_layer_tools(server, mind)
     _register_resources(server, mind)
     return server
 
@@ -265,6 +266,98 @@ def _register_recall_tools(server: MCPServer, mind: Mind) -> None:
         return {"updated": [{"id": r.id, "usefulness": r.usefulness} for r in rows]}
 
 
+def _register_layer_tools(server: MCPServer, mind: Mind) -> None:
+    """Tools for self-awareness and the knowledge graph, when the facade has them."""
+    if hasattr(Mind, "awareness"):
+
+        @server.tool()
+        def save_awareness(
+            content: Annotated[
+                str,
+                Field(
+                    description="A short working-memory note, e.g. 'Waiting for Bob's reply "
+                    "about the venue'.",
+                    min_length=1,
+                    max_length=2000,
+                ),
+            ],
+            category: Annotated[
+                str, Field(description="task (default), state or flag.", max_length=32)
+            ] = "task",
+            priority: Annotated[
+                int, Field(ge=-1000, le=1000, description="Higher shows first.")
+            ] = 0,
+        ) -> dict[str, Any]:
+            """Keep something in working memory (what you are doing or waiting for). At most
+            10 items are active; complete or remove old ones first when it is full."""
+            item = _call(lambda: mind.awareness.add(content, category=category, priority=priority))
+            return {"id": item.id, "content": item.content, "category": str(item.category)}
+
+        @server.tool()
+        def list_awareness() -> dict[str, Any]:
+            """The active working-memory items, highest priority first."""
+            items = _call(mind.awareness.get_all)
+            return {
+                "items": [
+                    {
+                        "id": i.id,
+                        "content": i.content,
+                        "category": str(i.category),
+                        "priority": i.priority,
+                    }
+                    for i in items
+                ]
+            }
+
+    if hasattr(Mind, "graph"):
+
+        @server.tool()
+        def add_entity(
+            name: Annotated[
+                str, Field(description="Canonical name, e.g. 'Robert (Bob)'.", min_length=1)
+            ],
+            entity_type: Annotated[
+                str | None, Field(description="person, place, organization, project, ...")
+            ] = None,
+        ) -> dict[str, Any]:
+            """Record a person, place, project or other entity; returns its id for
+            add_relation."""
+            kw = {"entity_type": entity_type} if entity_type else {}
+            e = _call(lambda: mind.graph.add_entity(name, **kw))
+            return {"id": e.id, "name": e.name, "entity_type": e.entity_type}
+
+        @server.tool()
+        def add_relation(
+            source_id: Annotated[str, Field(description="Entity id (from add_entity).")],
+            relation_type: Annotated[
+                str, Field(description="e.g. knows, works_at, lives_in.", min_length=1)
+            ],
+            target_id: Annotated[str, Field(description="Entity id (from add_entity).")],
+        ) -> dict[str, Any]:
+            """Record that source relates to target, e.g. Maya -works_at-> Acme."""
+            r = _call(lambda: mind.graph.add_relation(source_id, relation_type, target_id))
+            return {
+                "id": r.id,
+                "source_id": r.source_id,
+                "relation_type": r.relation_type,
+                "target_id": r.target_id,
+            }
+
+        @server.tool()
+        def search_graph(
+            name: Annotated[
+                str, Field(description="An entity name or id, e.g. 'Maya'.", min_length=1)
+            ],
+            depth: Annotated[
+                int, Field(ge=0, le=3, description="0: only this entity; 1-3: also neighbours.")
+            ] = 0,
+            limit: Annotated[int, Field(ge=1, le=50, description="How many memories.")] = 10,
+        ) -> dict[str, Any]:
+            """Everything remembered about an entity (and, with depth, related entities)."""
+            rows = _call(lambda: mind.graph.about(name, depth=depth, limit=limit))
+            return {"results": [_memory(m) for m in rows]}
+
+
 def _register_resources(server: MCPServer, mind: Mind) -> None:
     @server.resource(
         "salience://stats",
@@ -275,6 +368,28 @@ def _register_resources(server: MCPServer, mind: Mind) -> None:
     def stats() -> str:
         st = {k: v for k, v in _call(mind.stats).items() if k != "path"}
         return json.dumps(st, default=str)
+
+    if hasattr(Mind, "identity"):
+
+        @server.resource(
+            "salience://identity",
+            name="identity",
+            mime_type="text/markdown",
+            description="Who this assistant is (name, role, personality), prompt-ready.",
+        )
+        def identity() -> str:
+            return str(_call(mind.identity.to_context))
+
+    if hasattr(Mind, "awareness"):
+
+        @server.resource(
+            "salience://awareness",
+            name="awareness",
+            mime_type="text/markdown",
+            description="The active working-memory items, prompt-ready.",
+        )
+        def awareness() -> str:
+            return str(_call(mind.awareness.to_context))
 
 
 def run(
