@@ -31,8 +31,13 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .embed.base import Embedder
+    from .graph.kg import KnowledgeGraph
     from .ingest.items import DrainReport, ImportReport, IngestResult
     from .ingest.service import IngestService
+    from .layers.awareness import AwarenessLayer
+    from .layers.context import PromptContext
+    from .layers.identity import IdentityLayer
+    from .layers.sessions import SessionLayer
     from .maintenance import CognitiveReport, MaintenanceReport, TickReport
     from .search.config import SearchConfig
     from .search.pipeline import Recall
@@ -441,6 +446,72 @@ class Mind:
             )
             self.__dict__["_recall_paths"] = rec
         return rec
+
+    # -- layers: identity, awareness, sessions, knowledge graph, prompt context ----------------
+    def _layer(self, key: str, build: Any) -> Any:
+        obj = self.__dict__.get(key)
+        if obj is None:
+            obj = self.__dict__[key] = build()
+        return obj
+
+    @property
+    def identity(self) -> IdentityLayer:
+        """Who this mind is (`salience.layers.identity`); the row is mirrored into one
+        identity-typed memory for recall."""
+        from .layers.identity import IdentityLayer, mirror_identity
+
+        return self._layer(
+            "_identity_layer",
+            lambda: IdentityLayer(self.store, self.clock, on_change=mirror_identity(self)),
+        )
+
+    @property
+    def awareness(self) -> AwarenessLayer:
+        """Working memory: at most 10 active items (`salience.layers.awareness`)."""
+        from .layers.awareness import AwarenessLayer
+
+        return self._layer("_awareness_layer", lambda: AwarenessLayer(self.store, self.clock))
+
+    @property
+    def sessions(self) -> SessionLayer:
+        """Sessions (GOPs) and I/P/B frames (`salience.layers.sessions`)."""
+        from .layers.sessions import SessionLayer
+
+        return self._layer(
+            "_session_layer",
+            lambda: SessionLayer(self.store, self.clock, add=lambda i: self.add_many([i])[0]),
+        )
+
+    @property
+    def graph(self) -> KnowledgeGraph:
+        """The knowledge graph (`salience.graph.kg`)."""
+        from .graph.kg import KnowledgeGraph
+
+        return self._layer("_graph_layer", lambda: KnowledgeGraph(self.store, self.clock))
+
+    def context(
+        self,
+        query: str | None = None,
+        *,
+        budget_tokens: int = 2000,
+        limit: int = 8,
+        flt: MemoryFilter | None = None,
+    ) -> PromptContext:
+        """System-prompt sections for this turn — identity, self-awareness, recalled memories —
+        each within its share of `budget_tokens` (see `salience.layers.context`)."""
+        from .layers.context import ContextBuilder
+
+        builder = self._layer("_context_builder", lambda: ContextBuilder(self))
+        return builder.build(query, budget_tokens=budget_tokens, limit=limit, flt=flt)
+
+    def search_as_of(
+        self, query: str, as_of: datetime, *, limit: int = 10, flt: MemoryFilter | None = None
+    ) -> list[SearchHit]:
+        """Search what the mind held at `as_of`: memories created by then, including ones
+        superseded later (see `salience.layers.timetravel`)."""
+        from .layers.timetravel import search_as_of
+
+        return search_as_of(self, query, as_of, limit=limit, flt=flt)
 
     def stats(self) -> dict[str, Any]:
         """Counts, sizes, the pinned embedder, the salience histogram, queue sizes and the

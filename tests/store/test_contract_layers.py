@@ -39,8 +39,9 @@ def test_identity_single_row(store):
     assert store.get_identity() is None
     with pytest.raises(NotFound):
         store.update_identity(Identity(name="x", created_at=T0, updated_at=T0))
-    ident = Identity(name="Ada", role="assistant", traits={"curious": 0.9}, created_at=T0,
-                     updated_at=T0)
+    ident = Identity(
+        name="Ada", role="assistant", traits={"curious": 0.9}, created_at=T0, updated_at=T0
+    )
     store.create_identity(ident)
     with pytest.raises(ConflictError):
         store.create_identity(Identity(name="Second", created_at=T0, updated_at=T0))
@@ -99,8 +100,7 @@ def test_awareness_order_category_update_delete(store):
 
 
 def test_awareness_cap_holds_under_concurrent_writers(make_store, store):
-    other = make_store()  # same mind name → same data, second handle
-    handles = [store, make_store()] if other is None else [store, other]
+    handles = [store, make_store()]  # same mind name: a second handle on the same data
     errors: list[BaseException] = []
     full = []
 
@@ -275,8 +275,13 @@ def test_entity_and_relation_validity_as_of(store):
     for e in (alice, acme, beta):
         store.insert_entity(e)
     r1 = rel(alice, "works_at", acme, valid_to=T0 + timedelta(days=10))
-    r2 = rel(alice, "works_at", beta, valid_from=T0 + timedelta(days=10),
-             recorded_at=T0 + timedelta(days=11))
+    r2 = rel(
+        alice,
+        "works_at",
+        beta,
+        valid_from=T0 + timedelta(days=10),
+        recorded_at=T0 + timedelta(days=11),
+    )
     store.insert_relation(r1)
     store.insert_relation(r2)
     at = lambda d: T0 + timedelta(days=d)  # noqa: E731
@@ -297,14 +302,24 @@ def test_relation_to_unknown_entity_and_bad_interval_rejected(store):
     alice = ent("Alice")
     store.insert_entity(alice)
     with pytest.raises(NotFound, match="unknown entity"):
-        store.insert_relation(Relation(source_id=alice.id, target_id=new_id(),
-                                       relation_type="knows", valid_from=T0, recorded_at=T0))
+        store.insert_relation(
+            Relation(
+                source_id=alice.id,
+                target_id=new_id(),
+                relation_type="knows",
+                valid_from=T0,
+                recorded_at=T0,
+            )
+        )
     r = rel(alice, "knows", alice)
     store.insert_relation(r)
     assert store.get_relation(r.id).relation_type == "knows"
     r.valid_to = T0 - timedelta(days=1)  # the schema refuses valid_to < valid_from
-    with pytest.raises(Exception):  # noqa: B017
+    with pytest.raises(InvalidInput):
         store.update_relation(r)
+    bad = ent("Backwards", valid_to=T0 - timedelta(days=1))
+    with pytest.raises(InvalidInput):
+        store.insert_entity(bad)
     with pytest.raises(NotFound):
         store.update_relation(rel(alice, "knows", alice))
 

@@ -7,6 +7,7 @@ from . import sql
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_core", sql.MIGRATION_0001_CORE),
+    Migration("0002_layers", sql.MIGRATION_0002_LAYERS),
     Migration("0003_ingest", sql.MIGRATION_INGEST),
     Migration("0004_maintenance", sql.MIGRATION_MAINTENANCE),
 )

@@ -519,3 +519,233 @@ LEASE_ACQUIRE = (
     "WHERE l.holder = excluded.holder OR l.expires_at <= %s RETURNING holder"
 )
 LEASE_RELEASE = "DELETE FROM {s}.leases WHERE name = %s AND holder = %s"
+
+# -- layers (issue 6): identity, awareness, sessions/frames, knowledge graph, time travel --------
+# Values are bound; `%s::type IS NULL OR …` makes an optional filter (the cast types the param).
+MIGRATION_0002_LAYERS = (
+    "ALTER TABLE {s}.memories ADD COLUMN superseded_at timestamptz",
+    "UPDATE {s}.memories SET superseded_at = updated_at WHERE superseded_by IS NOT NULL",
+    """CREATE TABLE {s}.identity (
+        id integer PRIMARY KEY CHECK (id = 1),
+        name text NOT NULL CHECK (length(btrim(name)) > 0),
+        role text NOT NULL DEFAULT '',
+        department text NOT NULL DEFAULT '',
+        personality text NOT NULL DEFAULT '',
+        capabilities text NOT NULL DEFAULT '',
+        system_prompt text NOT NULL DEFAULT '',
+        traits jsonb NOT NULL DEFAULT '{{}}',
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+    )""",
+    """CREATE TABLE {s}.awareness (
+        id text PRIMARY KEY,
+        category text NOT NULL CHECK (category IN ('task', 'action', 'pending', 'flag')),
+        content text NOT NULL,
+        priority bigint NOT NULL DEFAULT 0,
+        metadata jsonb NOT NULL DEFAULT '{{}}',
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        expires_at timestamptz
+    )""",
+    "CREATE INDEX awareness_expires ON {s}.awareness (expires_at)",
+    """CREATE TABLE {s}.sessions (
+        id text PRIMARY KEY,
+        project_id text,
+        status text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
+        summary text NOT NULL DEFAULT '',
+        opened_at timestamptz NOT NULL,
+        closed_at timestamptz,
+        updated_at timestamptz NOT NULL
+    )""",
+    "CREATE INDEX sessions_project ON {s}.sessions (project_id, opened_at)",
+    """INSERT INTO {s}.sessions (id, status, opened_at, updated_at)
+        SELECT session_id, 'open', min(created_at), max(created_at) FROM {s}.memories
+        WHERE session_id IS NOT NULL GROUP BY session_id ON CONFLICT DO NOTHING""",
+    """CREATE TABLE {s}.kg_entities (
+        id text PRIMARY KEY,
+        entity_type text NOT NULL,
+        name text NOT NULL,
+        name_key text NOT NULL,
+        properties jsonb NOT NULL DEFAULT '{{}}',
+        confidence double precision NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+        valid_from timestamptz NOT NULL,
+        valid_to timestamptz,
+        recorded_at timestamptz NOT NULL,
+        CHECK (valid_to IS NULL OR valid_to >= valid_from)
+    )""",
+    "CREATE INDEX kg_entities_key ON {s}.kg_entities (name_key)",
+    "CREATE INDEX kg_entities_type ON {s}.kg_entities (entity_type, name_key)",
+    """CREATE TABLE {s}.kg_aliases (
+        alias_key text NOT NULL,
+        entity_id text NOT NULL REFERENCES {s}.kg_entities (id) ON DELETE CASCADE,
+        alias text NOT NULL,
+        PRIMARY KEY (alias_key, entity_id)
+    )""",
+    "CREATE INDEX kg_aliases_entity ON {s}.kg_aliases (entity_id)",
+    """CREATE TABLE {s}.kg_relations (
+        id text PRIMARY KEY,
+        source_id text NOT NULL REFERENCES {s}.kg_entities (id) ON DELETE CASCADE,
+        target_id text NOT NULL REFERENCES {s}.kg_entities (id) ON DELETE CASCADE,
+        relation_type text NOT NULL,
+        confidence double precision NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+        properties jsonb NOT NULL DEFAULT '{{}}',
+        valid_from timestamptz NOT NULL,
+        valid_to timestamptz,
+        recorded_at timestamptz NOT NULL,
+        CHECK (valid_to IS NULL OR valid_to >= valid_from)
+    )""",
+    "CREATE INDEX kg_relations_source ON {s}.kg_relations (source_id)",
+    "CREATE INDEX kg_relations_target ON {s}.kg_relations (target_id)",
+    """CREATE TABLE {s}.memory_entity_links (
+        pk bigint NOT NULL REFERENCES {s}.memories (pk) ON DELETE CASCADE,
+        entity_id text NOT NULL REFERENCES {s}.kg_entities (id) ON DELETE CASCADE,
+        PRIMARY KEY (entity_id, pk)
+    )""",
+    "CREATE INDEX memory_entity_links_pk ON {s}.memory_entity_links (pk)",
+)
+LAYERS_LOCK_SUFFIX = ":layers"  # advisory lock key: awareness cap and entity auto-creation
+
+IDENTITY_COLUMNS = (
+    "name, role, department, personality, capabilities, system_prompt, traits, "
+    "created_at, updated_at"
+)
+GET_IDENTITY = f"SELECT {IDENTITY_COLUMNS} FROM {{s}}.identity WHERE id = 1"
+INSERT_IDENTITY = (
+    f"INSERT INTO {{s}}.identity (id, {IDENTITY_COLUMNS}) "
+    "VALUES (1, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING"
+)
+UPDATE_IDENTITY = (
+    "UPDATE {s}.identity SET name = %s, role = %s, department = %s, personality = %s, "
+    "capabilities = %s, system_prompt = %s, traits = %s, created_at = %s, updated_at = %s "
+    "WHERE id = 1"
+)
+
+AWARENESS_COLUMNS = "id, category, content, priority, metadata, created_at, updated_at, expires_at"
+INSERT_AWARENESS = (
+    f"INSERT INTO {{s}}.awareness ({AWARENESS_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+)
+COUNT_ACTIVE_AWARENESS = (
+    "SELECT count(*) FROM {s}.awareness WHERE expires_at IS NULL OR expires_at > %s"
+)
+GET_AWARENESS = f"SELECT {AWARENESS_COLUMNS} FROM {{s}}.awareness WHERE id = %s"
+LIST_AWARENESS = (
+    f"SELECT {AWARENESS_COLUMNS} FROM {{s}}.awareness "
+    "WHERE (expires_at IS NULL OR expires_at > %s) AND (%s::text IS NULL OR category = %s) "
+    "ORDER BY priority DESC, created_at, id LIMIT %s"
+)
+UPDATE_AWARENESS = (
+    "UPDATE {s}.awareness SET category = %s, content = %s, priority = %s, metadata = %s, "
+    "created_at = %s, updated_at = %s, expires_at = %s WHERE id = %s"
+)
+DELETE_AWARENESS = "DELETE FROM {s}.awareness WHERE id = %s"
+PURGE_AWARENESS = "DELETE FROM {s}.awareness WHERE expires_at IS NOT NULL AND expires_at <= %s"
+
+SESSION_COLUMNS = "id, project_id, status, summary, opened_at, closed_at, updated_at"
+INSERT_SESSION = (
+    f"INSERT INTO {{s}}.sessions ({SESSION_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+    "ON CONFLICT (id) DO NOTHING"
+)
+REGISTER_SESSION = (
+    "INSERT INTO {s}.sessions (id, status, opened_at, updated_at) VALUES (%s, 'open', %s, %s) "
+    "ON CONFLICT (id) DO NOTHING"
+)
+LOCK_SESSION = "SELECT id FROM {s}.sessions WHERE id = %s FOR UPDATE"
+GET_SESSION = f"SELECT {SESSION_COLUMNS} FROM {{s}}.sessions WHERE id = %s"
+UPDATE_SESSION = (
+    "UPDATE {s}.sessions SET project_id = %s, status = %s, summary = %s, opened_at = %s, "
+    "closed_at = %s, updated_at = %s WHERE id = %s"
+)
+LIST_SESSIONS = (
+    f"SELECT {SESSION_COLUMNS} FROM {{s}}.sessions WHERE (%s::text IS NULL OR project_id = %s) "
+    "AND (%s::text IS NULL OR status = %s) ORDER BY opened_at DESC, id DESC LIMIT %s"
+)
+SESSION_FRAMES = (
+    SELECT_MEMORY + " WHERE m.session_id = %s AND (%s::text IS NULL OR m.frame_type = %s) "
+    "AND (%s::text IS NULL OR m.base_frame_id = %s) ORDER BY m.t, m.pk"
+)
+PK_BY_ID_LAYERS = "SELECT pk FROM {s}.memories WHERE id = %s"
+NEXT_T = "SELECT coalesce(max(t), 0) + 1 FROM {s}.memories WHERE session_id = %s"
+COUNT_T = "SELECT count(*) FROM {s}.memories WHERE session_id = %s AND t = %s"
+SET_T = "UPDATE {s}.memories SET t = %s WHERE pk = %s"
+FRAME_BASE = "SELECT frame_type, session_id FROM {s}.memories WHERE id = %s"
+SET_SUPERSEDED_AT = (
+    "UPDATE {s}.memories SET superseded_at = CASE WHEN superseded_by IS NULL THEN NULL "
+    "ELSE coalesce(superseded_at, %s) END WHERE pk = %s"
+)
+VISIBLE_AS_OF = (
+    "SELECT id FROM {s}.memories WHERE id = ANY(%s::text[]) AND created_at <= %s "
+    "AND (superseded_at IS NULL OR superseded_at > %s)"
+)
+
+ENTITY_COLUMNS = (
+    "e.id, e.entity_type, e.name, e.properties, e.confidence, e.valid_from, e.valid_to, "
+    "e.recorded_at, coalesce((SELECT json_agg(a.alias ORDER BY a.alias_key) "
+    "FROM {s}.kg_aliases a WHERE a.entity_id = e.id), '[]'::json)"
+)
+# as-of visibility: params (t, t, t, t) — NULL means "any time"
+_VISIBLE = (
+    "(%s::timestamptz IS NULL OR ({a}.recorded_at <= %s AND {a}.valid_from <= %s "
+    "AND ({a}.valid_to IS NULL OR {a}.valid_to > %s)))"
+)
+INSERT_ENTITY_ROW = (
+    "INSERT INTO {s}.kg_entities (id, entity_type, name, name_key, properties, confidence, "
+    "valid_from, valid_to, recorded_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+)
+UPDATE_ENTITY_ROW = (
+    "UPDATE {s}.kg_entities SET entity_type = %s, name = %s, name_key = %s, properties = %s, "
+    "confidence = %s, valid_from = %s, valid_to = %s, recorded_at = %s WHERE id = %s"
+)
+INSERT_ALIAS = (
+    "INSERT INTO {s}.kg_aliases (alias_key, entity_id, alias) VALUES (%s, %s, %s) "
+    "ON CONFLICT DO NOTHING"
+)
+DELETE_ALIASES = "DELETE FROM {s}.kg_aliases WHERE entity_id = %s"
+GET_ENTITIES = f"SELECT {ENTITY_COLUMNS} FROM {{s}}.kg_entities e WHERE e.id = ANY(%s::text[])"
+FIND_ENTITIES = (
+    f"SELECT {ENTITY_COLUMNS}, (e.name_key = ANY(%s::text[])) AS by_name "
+    "FROM {s}.kg_entities e WHERE e.name_key = ANY(%s::text[]) OR e.id IN "
+    "(SELECT entity_id FROM {s}.kg_aliases WHERE alias_key = ANY(%s::text[])) "
+    "ORDER BY by_name DESC, (e.valid_to IS NULL) DESC, e.recorded_at, e.id"
+)
+LIST_ENTITIES = (
+    f"SELECT {ENTITY_COLUMNS} FROM {{s}}.kg_entities e WHERE {_VISIBLE.format(a='e')} "
+    "AND (%s::text IS NULL OR e.entity_type = %s) ORDER BY e.name_key, e.id LIMIT %s OFFSET %s"
+)
+RELATION_COLUMNS = (
+    "r.id, r.source_id, r.target_id, r.relation_type, r.confidence, r.properties, "
+    "r.valid_from, r.valid_to, r.recorded_at"
+)
+INSERT_RELATION_ROW = (
+    "INSERT INTO {s}.kg_relations (id, source_id, target_id, relation_type, confidence, "
+    "properties, valid_from, valid_to, recorded_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+)
+UPDATE_RELATION_ROW = (
+    "UPDATE {s}.kg_relations SET source_id = %s, target_id = %s, relation_type = %s, "
+    "confidence = %s, properties = %s, valid_from = %s, valid_to = %s, recorded_at = %s "
+    "WHERE id = %s"
+)
+GET_RELATION = f"SELECT {RELATION_COLUMNS} FROM {{s}}.kg_relations r WHERE r.id = %s"
+ENTITY_EXISTS = "SELECT id FROM {s}.kg_entities WHERE id = ANY(%s::text[])"
+RELATIONS_OF = (
+    f"SELECT {RELATION_COLUMNS} FROM {{s}}.kg_relations r "
+    "WHERE (r.source_id = ANY(%s::text[]) OR r.target_id = ANY(%s::text[])) "
+    f"AND {_VISIBLE.format(a='r')} "
+    "AND (%s::text IS NULL OR r.relation_type = %s) ORDER BY r.recorded_at, r.id"
+)
+ENTITY_MEMORY_LINKS = (
+    "SELECT m.id, l.entity_id FROM {s}.memory_entity_links l JOIN {s}.memories m ON m.pk = l.pk "
+    "WHERE l.entity_id = ANY(%s::text[]) ORDER BY m.pk"
+)
+MEMORY_ENTITY_IDS = (
+    "SELECT m.id, l.entity_id FROM {s}.memory_entity_links l JOIN {s}.memories m ON m.pk = l.pk "
+    "WHERE m.id = ANY(%s::text[]) ORDER BY m.pk, l.entity_id"
+)
+INSERT_LINK = (
+    "INSERT INTO {s}.memory_entity_links (pk, entity_id) VALUES (%s, %s) ON CONFLICT DO NOTHING"
+)
+DELETE_LINKS = "DELETE FROM {s}.memory_entity_links WHERE pk = %s"
+GRAPH_COUNTS = (
+    "SELECT (SELECT count(*) FROM {s}.kg_entities), (SELECT count(*) FROM {s}.kg_relations), "
+    "(SELECT count(*) FROM {s}.memory_entity_links), (SELECT count(*) FROM {s}.sessions), "
+    "(SELECT count(*) FROM {s}.awareness)"
+)

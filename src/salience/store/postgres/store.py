@@ -59,6 +59,8 @@ from .. import check_mind_name
 from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
 from . import pool, sql
+from .graph import GraphMixin
+from .layers import LayersMixin
 from .maintenance import MaintenanceMixin
 from .migrations import MIGRATIONS
 from .queue import IngestStoreMixin
@@ -97,7 +99,7 @@ class _ConnectionLost(StoreError):
     """The connection broke mid-operation (server restart, network); reads retry once."""
 
 
-class PostgresStore(IngestStoreMixin, MaintenanceMixin):
+class PostgresStore(IngestStoreMixin, MaintenanceMixin, LayersMixin, GraphMixin):
     """A mind stored in its own schema of a PostgreSQL database with pgvector.
 
     Thread-safe: every call borrows a connection from the process-wide pool of its DSN.
@@ -434,6 +436,7 @@ class PostgresStore(IngestStoreMixin, MaintenanceMixin):
             raise InvalidInput(f"a memory violates a constraint: {_first_line(e)}") from None
         except psycopg.errors.ProgramLimitExceeded as e:
             raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
+        self._write_layers(conn, memories)  # sessions, t, frames, links
 
     def update(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
         vecs = self._check_vectors(vectors, len(memories))
@@ -464,6 +467,7 @@ class PostgresStore(IngestStoreMixin, MaintenanceMixin):
             raise InvalidInput(f"a memory violates a constraint: {_first_line(e)}") from None
         except psycopg.errors.ProgramLimitExceeded as e:
             raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
+        self._write_layers(conn, memories, updating=True)
 
     def delete(self, ids: Sequence[str]) -> int:
         if not ids:

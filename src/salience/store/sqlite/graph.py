@@ -66,7 +66,9 @@ class GraphMixin(_Base):
             try:
                 _insert_entity(db, entity)
             except sqlite3.IntegrityError as e:
-                raise ConflictError(f"entity {entity.id} cannot be stored: {e}") from None
+                if "UNIQUE" in str(e):
+                    raise ConflictError(f"entity {entity.id} already exists") from None
+                raise InvalidInput(f"entity {entity.id} violates a constraint: {e}") from None
 
     def get_entity(self, entity_id: str) -> Entity | None:
         return self.get_entities([entity_id]).get(entity_id)
@@ -121,7 +123,9 @@ class GraphMixin(_Base):
             try:
                 db.execute(sql.INSERT_RELATION_ROW, _relation_params(relation))
             except sqlite3.IntegrityError as e:
-                raise ConflictError(f"relation {relation.id} cannot be stored: {e}") from None
+                if "UNIQUE" in str(e):
+                    raise ConflictError(f"relation {relation.id} already exists") from None
+                raise InvalidInput(f"relation {relation.id} violates a constraint: {e}") from None
 
     def get_relation(self, relation_id: str) -> Relation | None:
         with self._lock:
@@ -132,7 +136,11 @@ class GraphMixin(_Base):
         with self._tx() as db:
             _check_endpoints(db, relation)
             p = _relation_params(relation)
-            if db.execute(sql.UPDATE_RELATION_ROW, (*p[1:], p[0])).rowcount == 0:
+            try:
+                cur = db.execute(sql.UPDATE_RELATION_ROW, (*p[1:], p[0]))
+            except sqlite3.IntegrityError as e:
+                raise InvalidInput(f"relation {relation.id} violates a constraint: {e}") from None
+            if cur.rowcount == 0:
                 raise NotFound(f"relation {relation.id} not found")
 
     def relations_of(
