@@ -181,9 +181,9 @@ def compaction_reason(m: Memory, now: datetime, policy: Policy) -> str | None:
         return None
     assert m.created_at is not None
     age = _days(m.created_at, now)
-    if m.importance is Importance.TEMPORARY and age >= policy.temporary_days:
+    if m.importance == Importance.TEMPORARY and age >= policy.temporary_days:
         return "temporary"
-    if m.importance is Importance.DEPRECATED and age >= policy.deprecated_days:
+    if m.importance == Importance.DEPRECATED and age >= policy.deprecated_days:
         return "deprecated"
     return None
 
