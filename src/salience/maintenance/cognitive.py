@@ -255,7 +255,12 @@ class CognitiveEngine:
             metadata={"members": len(members), "window_h": self.cfg.episode_window_h},
             now=now,
         )
-        if self.store.find_by_hash(rec.content_hash) is not None:
+        same = self.store.find_by_hash(rec.content_hash)
+        if same is not None:  # the same summary: the existing episode now covers every member
+            old = self.store.get(same)
+            if old is not None and old.memory_type is MemoryType.EPISODE:
+                merged = list(dict.fromkeys([*old.related_ids, *rec.related_ids]))
+                self.store.update([old.copy(related_ids=merged, updated_at=now)])
             return None
         vec = self.mind._embed_passages([rec.content])
         near = self.store.search_vector(
