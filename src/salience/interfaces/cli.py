@@ -292,6 +292,84 @@ def _clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+# -- maintenance (issue 7): `maintain`, `heartbeat` -------------------------------------------
+@app.command()
+def maintain(
+    mind: MindOpt = "default",
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change.")] = False,
+    as_json: JsonOpt = False,
+    dsn: DsnOpt = None,
+) -> None:
+    """Decay, usefulness regression, pruning and compaction (a table of what changes)."""
+    try:
+        with _open(mind, dsn) as m:
+            report = m.maintain(dry_run=dry_run)
+    except SalienceError as e:
+        _fail(e)
+    data = report.to_dict()
+    if as_json:
+        _emit(data)
+        return
+    verb = "would change" if dry_run else "changed"
+    table = Table("what", "count", "detail", title=f"maintenance of {mind!r}: {verb}")
+    table.add_row("scanned", str(data["scanned"]), f"last run: {data['last_run'] or 'never'}")
+    table.add_row(
+        "salience decayed", str(data["decayed"]), f"mean change {data['mean_salience_change']:+.3f}"
+    )
+    table.add_row(
+        "usefulness regressed", str(data["regressed"]),
+        f"mean change {data['mean_usefulness_change']:+.3f}",
+    )
+    for key, label in (("pruned", "pruned"), ("compacted", "compacted")):
+        items = data[key]
+        table.add_row(label, str(len(items)), "\n".join(f"{i} ({r})" for i, r in items.items()))
+    merges = data["merges"]
+    table.add_row(
+        "P-frames merged", str(sum(len(mg["dropped"]) for mg in merges)),
+        "\n".join(f"session {mg['session_id']}: {mg['patches']} patches" for mg in merges),
+    )
+    console.print(table)
+
+
+def _mind_names(minds: list[str] | None) -> list[str]:
+    if minds:
+        return minds
+    cfg = _config()
+    found = sorted(p.stem for p in cfg.minds_dir.glob("*.db")) if cfg.backend == "sqlite" else []
+    return found or ["default"]
+
+
+@app.command()
+def heartbeat(
+    mind: Annotated[
+        list[str] | None, typer.Option("--mind", "-m", help="Mind (repeatable; default: all).")
+    ] = None,
+    as_json: JsonOpt = False,
+    dsn: DsnOpt = None,
+) -> None:
+    """One heartbeat tick per mind: drain queues, prefetch, maintenance when due, a cognitive
+    run when triggered."""
+    reports = []
+    for name in _mind_names(mind):
+        try:
+            with _open(name, dsn) as m:
+                reports.append(m.heartbeat().to_dict())
+        except SalienceError as e:
+            _fail(e)
+    if as_json:
+        _emit(reports)
+        return
+    table = Table("mind", "step", "status", "detail")
+    for r in reports:
+        if not r["ran"]:
+            table.add_row(r["mind"], "-", "[yellow]skipped[/]", r["skipped_reason"])
+        for s in r["steps"]:
+            color = {"ok": "green", "failed": "red"}.get(s["status"], "dim")
+            detail = s["detail"] if isinstance(s["detail"], str) else json.dumps(s["detail"])[:100]
+            table.add_row(r["mind"], s["name"], f"[{color}]{s['status']}[/]", detail)
+    console.print(table)
+
+
 # serving: `serve`, `mcp`, `keys ...` (kept in their own module)
 from .cli_server import register as _register_server_commands  # noqa: E402
 

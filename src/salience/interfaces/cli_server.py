@@ -49,6 +49,10 @@ def serve(
         int, typer.Option(help="Refuse request bodies over this size (413).", min=1024)
     ] = 4 * 1024 * 1024,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    heartbeat: Annotated[
+        str | None,
+        typer.Option("--heartbeat", help="Also tick every mind at this interval, e.g. 5m."),
+    ] = None,
 ) -> None:
     """Run the HTTP API (needs the `server` extra)."""
     if insecure_local and host not in LOOPBACK:
@@ -63,7 +67,29 @@ def serve(
         _fail(e)
     if insecure_local:
         err_console.print("[yellow]insecure-local: no API keys; listening on 127.0.0.1 only[/]")
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    loop = _heartbeat_loop(heartbeat) if heartbeat else None
+    try:
+        uvicorn.run(app, host=host, port=port, log_level=log_level)
+    finally:
+        if loop is not None:
+            loop.stop(timeout=30)
+
+
+def _heartbeat_loop(interval: str) -> Any:
+    """Start the background heartbeat over every mind of the data directory (issue 7)."""
+    from ..maintenance.heartbeat import HeartbeatLoop, parse_interval
+    from ..mind import Mind
+    from .cli import _mind_names
+
+    try:
+        seconds = parse_interval(interval)
+    except (ValueError, KeyError):
+        _fail(ValueError(f"--heartbeat: not an interval: {interval!r} (e.g. 30s, 5m, 1h)"))
+    cfg = Config()
+    loop = HeartbeatLoop(lambda: (Mind.open(n, config=cfg) for n in _mind_names(None)), seconds)
+    loop.start()
+    err_console.print(f"[dim]heartbeat every {seconds:g}s[/]")
+    return loop
 
 
 def mcp(
