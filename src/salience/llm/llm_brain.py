@@ -83,6 +83,12 @@ class LLMBrain:
         """The underlying model client."""
         return self._llm
 
+    def close(self) -> None:
+        """Close the model client's connections, if it has any."""
+        close = getattr(self._llm, "close", None)
+        if callable(close):
+            close()
+
     def status(self) -> LLMStatus:
         """The client's status with the effective thinking table."""
         s = self._llm.status()

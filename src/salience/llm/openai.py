@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC
@@ -144,6 +145,7 @@ class OpenAICompatibleLLM:
         self.max_retry_after_s = max_retry_after_s
         self._transport = transport
         self._client: httpx.Client | None = None
+        self._client_lock = threading.Lock()
 
     @classmethod
     def from_config(
@@ -175,6 +177,10 @@ class OpenAICompatibleLLM:
     # -- lifecycle ----------------------------------------------------------------------------
 
     def _http(self) -> httpx.Client:
+        with self._client_lock:
+            return self._http_locked()
+
+    def _http_locked(self) -> httpx.Client:
         if self._client is None:
             headers = {"Content-Type": "application/json", "Accept": "application/json"}
             if self._api_key is not None and self._api_key.get_secret_value():
@@ -185,10 +191,11 @@ class OpenAICompatibleLLM:
         return self._client
 
     def close(self) -> None:
-        """Close the HTTP connection pool."""
-        if self._client is not None:
-            self._client.close()
-            self._client = None
+        """Close the HTTP connection pool (a later call opens a new one)."""
+        with self._client_lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
 
     def __enter__(self) -> OpenAICompatibleLLM:
         return self

@@ -79,6 +79,9 @@ class HeuristicBrain:
     def __repr__(self) -> str:
         return f"HeuristicBrain(model={self.model!r})"
 
+    def close(self) -> None:
+        """Nothing to release (for symmetry with `LLMBrain.close`)."""
+
     def status(self) -> LLMStatus:
         """Always heuristic: answers come from rules, not a language model."""
         return LLMStatus(

@@ -92,8 +92,10 @@ class Entity:
 
 
 def _sentence_start(text: str, pos: int) -> bool:
-    before = text[:pos]
+    before = text[max(0, pos - 80) : pos]  # a window: whole-prefix slices are quadratic
     stripped = before.rstrip(" \t")
+    if not stripped and pos > 80:
+        return False
     if not stripped or stripped.endswith("\n") or "\n" in before[len(stripped) :]:
         return True
     return stripped[-1] in ".!?:;\"'“(-•*>"
@@ -126,7 +128,7 @@ def _classify(name: str, prev_word: str, titled: bool) -> str:
     return "name"
 
 
-def _cap_runs(text: str, covered: list[tuple[int, int]]) -> list[Entity]:
+def _cap_runs(text: str, covered: _Covered) -> list[Entity]:
     tokens = [m for m in _TOKEN_RE.finditer(text) if not _inside(m.start(), covered)]
     mid_caps = {
         _norm(m.group()).lower()
@@ -204,7 +206,7 @@ def _make_entity(text: str, run: list[re.Match[str]], mid_caps: set[str]) -> Ent
         return None
     if titled and len(run) == 1:
         return None
-    prev_words = text[: run[0].start()].split()
+    prev_words = text[max(0, run[0].start() - 60) : run[0].start()].split()
     prev = prev_words[-1].lower().strip(".,;:") if prev_words else ""
     return Entity(name, _classify(name, prev, titled), run[0].start())
 
@@ -213,16 +215,29 @@ def _make_entity_from(text: str, run: list[re.Match[str]], mid_caps: set[str]) -
     if not run:
         return None
     name = _norm(text[run[0].start() : run[-1].end()])
-    prev_words = text[: run[0].start()].split()
+    prev_words = text[max(0, run[0].start() - 60) : run[0].start()].split()
     prev = prev_words[-1].lower().strip(".,;:") if prev_words else ""
     return Entity(name, _classify(name, prev, False), run[0].start())
 
 
-def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
-    return any(a <= pos < b for a, b in spans)
+class _Covered:
+    """Character positions already claimed by a pattern entity (O(1) membership)."""
+
+    def __init__(self, size: int) -> None:
+        self._mask = bytearray(size)
+
+    def add(self, a: int, b: int) -> None:
+        self._mask[a:b] = b"\x01" * (b - a)
+
+    def __contains__(self, pos: int) -> bool:
+        return 0 <= pos < len(self._mask) and self._mask[pos] == 1
 
 
-def _lowercase_places(text: str, covered: list[tuple[int, int]]) -> list[Entity]:
+def _inside(pos: int, spans: _Covered) -> bool:
+    return pos in spans
+
+
+def _lowercase_places(text: str, covered: _Covered) -> list[Entity]:
     """Gazetteer places written in lower case ("i moved to lisbon"), unambiguous ones only."""
     out: list[Entity] = []
     toks = [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"[a-z]+", text)]
@@ -246,7 +261,7 @@ def _lowercase_places(text: str, covered: list[tuple[int, int]]) -> list[Entity]
 def find_entities(text: str) -> list[Entity]:
     """All entity mentions in `text`, deduplicated case-insensitively, in order of appearance."""
     found: list[Entity] = []
-    covered: list[tuple[int, int]] = []
+    covered = _Covered(len(text))
 
     def add(kind: str, pattern: re.Pattern[str], group: int = 0) -> None:
         for m in pattern.finditer(text):
@@ -254,7 +269,7 @@ def find_entities(text: str) -> list[Entity]:
             if _inside(a, covered):
                 continue
             value = m.group(group).rstrip(".,;:!?)")
-            covered.append((a, b))
+            covered.add(a, b)
             found.append(Entity(value, kind, a))
 
     add("email", EMAIL_RE)
@@ -263,10 +278,11 @@ def find_entities(text: str) -> list[Entity]:
     add("date", DATE_RE)
     add("date", YEAR_RE, 1)
     add("handle", HANDLE_RE)
-    found.extend(_cap_runs(text, covered))
-    found.extend(
-        _lowercase_places(text, covered + [(e.start, e.start + len(e.text)) for e in found])
-    )
+    runs = _cap_runs(text, covered)
+    found.extend(runs)
+    for e in runs:
+        covered.add(e.start, e.start + len(e.text))
+    found.extend(_lowercase_places(text, covered))
     found.sort(key=lambda e: e.start)
     seen: set[str] = set()
     out: list[Entity] = []
