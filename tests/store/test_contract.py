@@ -61,6 +61,8 @@ def test_pin_embedding_refuses_other_model(store):
 
 
 def test_roundtrip_every_field(store):
+    base = mem("Alice lives in Leeds.", session_id="s-1", t=1)  # the I-frame the P-frame patches
+    store.insert([base])
     m = mem(
         "Alice moved to Lisbon in May.",
         summary="Alice moved",
@@ -80,7 +82,7 @@ def test_roundtrip_every_field(store):
         session_id="s-1",
         t=4,
         frame_type="P",
-        base_frame_id=new_id(),
+        base_frame_id=base.id,
         pinned=True,
         occurred_at=datetime(2026, 5, 1, tzinfo=UTC),
         metadata={"speaker": "Alice", "n": [1, 2], "ü": "ñ"},
