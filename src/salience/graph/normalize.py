@@ -23,7 +23,7 @@ from typing import Any
 
 from ..errors import InvalidInput
 
-_STRIP = " \t\r\n\"'“”‘’`.,;:!?()[]{}<>"
+_STRIP = " \t\r\n\"'“”‘’`.,;:!?"
 _PAREN = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<alias>[^()]+)\)\s*$")
 _QUOTED = re.compile(r"^(?P<first>[^\"“”]+?)\s+[\"“](?P<alias>[^\"“”]+)[\"”]\s*(?P<rest>.*)$")
 _AKA = re.compile(r"^(?P<name>.+?)\s+(?:aka|a\.k\.a\.?|alias|known as)\s+(?P<alias>.+)$", re.I)
@@ -68,8 +68,9 @@ def parse_name(raw: str) -> ParsedName:
         m = pattern.match(text)
         if m:
             name, alias = clean_name(m["name"]), clean_name(m["alias"])
-            if name and alias and entity_key(name) != entity_key(alias):
-                return ParsedName(name, (alias,))
+            if name and alias:
+                same = entity_key(name) == entity_key(alias)
+                return ParsedName(name, () if same else (alias,))
     m = _QUOTED.match(text)
     if m:
         name = clean_name(f"{m['first']} {m['rest']}")
