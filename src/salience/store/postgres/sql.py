@@ -258,6 +258,7 @@ ORDERS = {
 
 # Filter fragments (MemoryFilter → WHERE), combined by `filter_clause` in store.py. An empty
 # list matches nothing, as in SQLite.
+F_AND = " AND "  # each fragment is appended as F_AND + fragment
 F_NOT_SUPERSEDED = "m.superseded_by IS NULL"
 F_TYPES = "m.memory_type = ANY(%s::text[])"
 F_SOURCES = "m.source = ANY(%s::text[])"

@@ -732,7 +732,7 @@ def filter_clause(flt: MemoryFilter | None) -> tuple[psql.Composable, list[Any]]
         add(sql.F_MIN_SALIENCE, float(flt.min_salience))
     if flt.ids is not None:
         add(sql.F_IDS, list(flt.ids))
-    return psql.SQL("".join(" AND " + p for p in parts)), params
+    return psql.SQL("".join(sql.F_AND + p for p in parts)), params
 
 
 def _squash(x: float) -> float:
