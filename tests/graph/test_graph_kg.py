@@ -130,3 +130,15 @@ def test_ingested_entities_link_memories_and_feed_recall(mind):
     assert hits and hits[0].memory.id == m2
     mind.delete(m2)
     assert m2 not in {m.id for m in g.about("Bob")}
+
+
+def test_relink_memories_rebuilds_links(mind):
+    m1 = mind.add("Ada wrote the notes.", entities=["Ada"])
+    mind.add("No entities here.")
+    ada = mind.graph.resolve("Ada")
+    pk_links = mind.store.entity_memory_links([ada.id])
+    assert pk_links == [(m1, ada.id)]
+    assert mind.graph.relink_memories(batch_size=1) == 1
+    assert mind.store.entity_memory_links([ada.id]) == [(m1, ada.id)]
+    with pytest.raises(InvalidInput):
+        mind.graph.relink_memories(batch_size=0)

@@ -342,6 +342,26 @@ class KnowledgeGraph:
         )
         return memories[:limit]
 
+    def relink_memories(self, batch_size: int = 500) -> int:
+        """Rebuild the memory↔entity links of every memory from its `entities` (for minds
+        whose memories were stored before the knowledge graph existed); returns how many
+        memories were rewritten. Records are rewritten unchanged, vectors are kept."""
+        if batch_size <= 0:
+            raise InvalidInput("batch_size must be positive")
+        done = 0
+        batch: list[Memory] = []
+        for m, _vec in self._store.iter_memories(batch_size):
+            if m.entities:
+                batch.append(m)
+            if len(batch) >= batch_size:
+                self._store.update(batch)
+                done += len(batch)
+                batch = []
+        if batch:
+            self._store.update(batch)
+            done += len(batch)
+        return done
+
     def entities_of(self, memory_id: str) -> list[Entity]:
         """The entities a memory is linked to."""
         ids = self._store.memory_entity_ids([memory_id]).get(memory_id, [])

@@ -74,9 +74,12 @@ class LayersMixin(_Base):
             if row is not None:
                 base = BaseInfo(FrameType(row[0]), row[1])
         check_frame(m, base, missing_base_ok=updating)
-        db.execute(sql.SET_SUPERSEDED_AT, (format_ts(m.updated_at or m.created_at), pk))
-        db.execute(sql.DELETE_LINKS, (pk,))
-        self._link_entities(db, pk, m)
+        if updating or m.superseded_by is not None:
+            db.execute(sql.SET_SUPERSEDED_AT, (format_ts(m.updated_at or m.created_at), pk))
+        if updating:
+            db.execute(sql.DELETE_LINKS, (pk,))
+        if m.entities:
+            self._link_entities(db, pk, m)
 
     # -- identity ---------------------------------------------------------------------------
     def get_identity(self) -> Identity | None:
