@@ -23,6 +23,8 @@ NOISE = [  # 1-3: greetings, thanks, small talk
     "Nice weather today, isn't it?",
     "What's the capital of France?",
     "My phone died again.",
+    "Gina: Sounds great! Good luck!",
+    "Congrats, so happy for you!",
 ]
 TEMPORAL = [  # 4-6: plans, deadlines, meetings, projects
     "The team meeting moved to Thursday at 3pm.",
@@ -37,6 +39,8 @@ TEMPORAL = [  # 4-6: plans, deadlines, meetings, projects
     "Tom's wedding is on June 12.",
     "The client wants the proposal by end of week.",
     "If I ever got married I'd want a small wedding.",
+    "I think I'm coming down with a cold.",
+    "Note to self: renew the car insurance before 30 June.",
 ]
 IDENTITY = [  # 7-8: preferences, relationships, health, job, home, facts about the user
     "I love sushi but I can't stand mayonnaise.",
@@ -53,6 +57,8 @@ IDENTITY = [  # 7-8: preferences, relationships, health, job, home, facts about 
     "I got a new job at Spotify, starting in May.",
     "I have two cats, Miso and Nori.",
     "I'm moving to Munich next month for work.",
+    "I'm really interested in marine biology.",
+    "Caroline: I'm keen on counseling or working in mental health.",
 ]
 CRITICAL = [  # 9-10: life-altering
     "My mother passed away last night.",

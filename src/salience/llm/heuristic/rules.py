@@ -235,7 +235,8 @@ _IDENTITY = (
             r"kinda |do(?:n't| not)? |no longer |never |(?:would|will) always )*"
             r"(?:like|love|enjoy|adore|prefer|hate|dislike|detest|loathe|can't stand|"
             r"cannot stand|can't bear)s?\b|\bmy (?:favou?rite|fave)\b|\b(?:i'm|i am) "
-            r"(?:a (?:big |huge )?fan of|(?:not )?into|obsessed with|passionate about)\b|"
+            r"(?:a (?:big |huge )?fan of|(?:not )?into|obsessed with|passionate about|"
+            r"(?:really |very |not )?(?:keen on|interested in))\b|"
             r"\bi(?:'d| would) rather\b|\bnot a fan of\b"
         ),
         7,
@@ -292,7 +293,8 @@ _TEMPORAL = (
         "deadline",
         _rx(
             r"\bdeadline\b|\bdue (?:on|by|date|tomorrow|today|next|this|in|at)\b|"
-            r"\b(?:submit|send|finish|deliver|file|pay|renew)\w* (?:\w+ ){0,3}by\b|"
+            r"\b(?:submit|send|finish|deliver|file|pay|renew|cancel|book)\w* (?:[\w-]+ ){0,3}"
+            r"(?:by|before)\b|"
             r"\bby (?:end of|eod|eow|close of)\b|\bno later than\b|\bexpires?\b"
         ),
         6,
@@ -341,6 +343,19 @@ _TEMPORAL = (
         5,
         MemoryType.EVENT,
         ("travel",),
+        "temporal",
+        False,
+    ),
+    Rule(
+        "illness",
+        _rx(
+            r"\b(?:sick|flu|a cold(?! (?:beer|drink|one|day|night|shower|water|brew|snap|front|war|case|call|"
+            r"welcome|start))|fever|covid|headache|sore throat|feeling unwell|under the "
+            r"weather|stomach bug)\b"
+        ),
+        5,
+        MemoryType.EVENT,
+        ("health",),
         "temporal",
         False,
     ),
@@ -418,6 +433,7 @@ NOISE_PHRASES = re.compile(
     r"you're welcome|my pleasure|glad to help|happy to help|how can i help(?: you)?(?: today)?|"
     r"anything else|let me know|got it|will do|fair enough|indeed|true|right|wow|omg|oh|ah|hmm|"
     r"interesting|that's (?:funny|great|nice|cool|awesome|interesting)|i see|makes sense|sorry|"
+    r"good luck|congrats|congratulations|well done|take care|have fun|enjoy|so happy for you|"
     r"all good|not much|same|lovely weather|nice weather|it's (?:raining|sunny|cold|hot) "
     r"(?:today|outside)?)\b",
     re.IGNORECASE,

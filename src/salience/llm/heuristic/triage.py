@@ -214,7 +214,11 @@ def triage(text: str, *, kind: str = "conversation") -> Triage:
         reasons.append("dated")
     if best.band == "identity" and salience < 8:
         identity_rules = {r for s in informative for r in s.reasons if s.band == "identity"}
-        if len(identity_rules) >= 2 or any(e.kind in ("person", "place", "org") for e in entities):
+        speakers = {split_speaker(line)[0] for line in body.splitlines()} - {None}
+        named = [
+            e for e in entities if e.kind in ("person", "place", "org") and e.text not in speakers
+        ]
+        if len(identity_rules) >= 2 or named:
             salience += 1
             reasons.append("specific-identity")
     if not best.band and informative and salience < 4:
