@@ -57,4 +57,6 @@ def format_ts(value: datetime | None) -> str | None:
     """Format an aware datetime for storage: ISO-8601 UTC with microseconds, sortable as text."""
     if value is None:
         return None
-    return ensure_utc(value).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
+    v = ensure_utc(value)
+    # strftime's %Y does not zero-pad years below 1000, which would break text ordering
+    return f"{v.year:04d}-" + v.strftime("%m-%dT%H:%M:%S.%f+00:00")

@@ -57,6 +57,12 @@ class Config(BaseSettings):
     llm_api_key: SecretStr | None = None
     llm_grammar: bool = Field(default=False, description="Send GBNF grammars (llama.cpp server)")
     llm_max_retries: int = Field(default=3, ge=0)
+    llm_thinking: dict[str, bool] = Field(
+        default_factory=dict, description="Thinking on/off per call site (overrides design A's table)"
+    )
+    llm_thinking_control: Literal["auto", "chat_template_kwargs", "soft_switch", "none"] = Field(
+        default="auto", description="How thinking on/off is sent to the server"
+    )
 
     # -- ingestion (design A) ----------------------------------------------------------------
     max_content_bytes: int = Field(default=1_000_000, ge=1)
