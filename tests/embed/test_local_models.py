@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -168,3 +169,23 @@ def test_local_onnx_directory_errors(tmp_path: Path) -> None:
     (broken / "tokenizer.json").symlink_to(minilm_spec().tokenizer_path)
     with pytest.raises(ProviderUnavailable, match="onnxruntime cannot load"):
         OnnxEmbedder.from_directory(broken).embed_queries(["x"])
+
+
+@pytest.mark.parametrize("make", [E5Embedder, OnnxEmbedder.minilm])
+def test_concurrent_first_use_is_safe_and_consistent(make: type) -> None:
+    embedder = make(threads=1)
+    barrier = threading.Barrier(4)
+    results: list[np.ndarray] = []
+
+    def work() -> None:
+        barrier.wait()
+        results.append(embedder.embed_queries(SENTENCES))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 4
+    for r in results[1:]:
+        np.testing.assert_allclose(r, results[0], atol=1e-5)

