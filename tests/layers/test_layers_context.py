@@ -45,6 +45,8 @@ def test_sections_in_order_each_within_budget(mind, clock):
     assert "## Active Tasks\n- prepare the launch plan [in_progress]" in aware
     assert ctx.section("memories").text.startswith("# Context From Your Memory\n- [2026-04-01]")
     assert ctx.hits and str(ctx) == ctx.text
+    assert all(h.memory.memory_type != "identity" for h in ctx.hits)
+    assert "You are Ada." not in ctx.section("memories").text
 
 
 def test_context_is_deterministic_and_identity_cached(mind, clock):

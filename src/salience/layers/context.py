@@ -5,8 +5,9 @@
    row's `updated_at` changes (design B caches it because it rarely changes);
 2. **self-awareness** — `# Self-Awareness`: one line of memory stats (memories, entities,
    relations, sessions), then the active awareness items grouped by category;
-3. **memories** — `# Context From Your Memory`: the top `mind.search(query)` hits, one line
-   each, newest facts as recalled (omitted without a query).
+3. **memories** — `# Context From Your Memory`: the top `mind.search(query)` hits in rank
+   order, one dated line each (omitted without a query; the identity-mirror memory is left
+   out, the identity section already says it).
 
 Budgets: identity ≤ min(500, 30 % of the total); self-awareness ≤ 25 %; memories get the
 rest (at least what the first two left unused). Tokens are counted with `layers.tokens`
@@ -20,7 +21,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidInput
-from ..models import MemoryFilter, SearchHit
+from ..models import MemoryFilter, MemoryType, SearchHit
 from .awareness import render_awareness
 from .identity import IDENTITY_BUDGET_TOKENS, render_identity
 from .tokens import approx_tokens, fit_lines
@@ -140,7 +141,12 @@ class ContextBuilder:
         used = sum(approx_tokens(s.text) for s in sections) + 2 * len(sections)
         hits: list[SearchHit] = []
         if query is not None and query.strip():
-            hits = mind.search(query, limit=limit, flt=flt)
+            # the identity mirror memory repeats the identity section: leave it out
+            hits = [
+                h
+                for h in mind.search(query, limit=limit + 1, flt=flt)
+                if h.memory.memory_type is not MemoryType.IDENTITY
+            ][:limit]
             mem_budget = budget_tokens - used
             text = render_hits(hits, mem_budget)
             if text:

@@ -135,7 +135,7 @@ def mirror_identity(mind: Mind) -> Callable[[Identity], None]:
     """The `on_change` hook that keeps the one identity-typed memory in step with the row."""
 
     def mirror(ident: Identity) -> None:
-        text = render_identity(ident, budget_tokens=10_000)
+        text = render_identity(ident, budget_tokens=10_000).removeprefix("# Identity\n")
         mid = mind.store.get_meta(IDENTITY_MEMORY_KEY)
         if mid is not None and mind.store.get(mid) is not None:
             if mind.store.get(mid).content != text:  # type: ignore[union-attr]
