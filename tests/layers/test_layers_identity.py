@@ -84,6 +84,7 @@ def test_to_context_is_terse_and_within_budget(mind):
         system_prompt="Answer briefly.",
         traits={"b": 1, "a": 0.5},
     )
+    assert len(identity_memories(mind)) == 1  # the mirror stays one memory (one chunk)
     text = mind.identity.to_context()
     assert text.startswith("# Identity\nYou are Ada.\nRole: assistant")
     assert approx_tokens(text) <= 500
@@ -105,3 +106,10 @@ def test_row_is_mirrored_into_one_identity_memory(mind, clock):
     mind.identity.update(role="writer")
     (third,) = identity_memories(mind)
     assert third.id == mind.store.get_meta(IDENTITY_MEMORY_KEY) and "writer" in third.content
+
+
+def test_mirror_adopts_an_identical_memory(mind):
+    stray = mind.add("You are Ada.", salience=2.0, memory_type="identity")
+    mind.identity.create("Ada")
+    (mem,) = identity_memories(mind)
+    assert mem.id == stray and mem.salience == 10 and mem.pinned

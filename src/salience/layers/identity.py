@@ -131,25 +131,33 @@ def _check_names(fields: dict[str, Any]) -> None:
         raise InvalidInput(f"unknown identity fields: {', '.join(sorted(unknown))}")
 
 
+_MIRROR_FIELDS: dict[str, Any] = {
+    "memory_type": "identity",
+    "salience": 10.0,
+    "importance": "critical",
+    "source": "system",
+    "pinned": True,
+}
+
+
 def mirror_identity(mind: Mind) -> Callable[[Identity], None]:
     """The `on_change` hook that keeps the one identity-typed memory in step with the row."""
 
     def mirror(ident: Identity) -> None:
-        text = render_identity(ident, budget_tokens=10_000).removeprefix("# Identity\n")
+        # fit one chunk: ≈ 4 characters per token, ≤ 2 UTF-8 bytes per character assumed
+        budget = max(16, mind.config.chunk_bytes // 8)
+        text = render_identity(ident, budget_tokens=budget).removeprefix("# Identity\n")
         mid = mind.store.get_meta(IDENTITY_MEMORY_KEY)
-        if mid is not None and mind.store.get(mid) is not None:
-            if mind.store.get(mid).content != text:  # type: ignore[union-attr]
-                mind.update(mid, content=text)
-            return
-        new_id = mind.add(
-            text,
-            memory_type="identity",
-            salience=10.0,
-            importance="critical",
-            source="system",
-            pinned=True,
-            tags=["identity"],
-        )
-        mind.store.set_meta(IDENTITY_MEMORY_KEY, new_id)
+        current = mind.store.get(mid) if mid is not None else None
+        if current is None:
+            # content already stored verbatim returns the existing memory (deduplication)
+            mid = mind.add(text, tags=["identity"], **_MIRROR_FIELDS)
+            mind.store.set_meta(IDENTITY_MEMORY_KEY, mid)
+            current = mind.get(mid)
+        changes = {k: v for k, v in _MIRROR_FIELDS.items() if getattr(current, k) != v}
+        if current.content != text:
+            changes["content"] = text
+        if changes:
+            mind.update(current.id, **changes)
 
     return mirror
