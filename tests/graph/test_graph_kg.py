@@ -142,3 +142,18 @@ def test_relink_memories_rebuilds_links(mind):
     assert mind.store.entity_memory_links([ada.id]) == [(m1, ada.id)]
     with pytest.raises(InvalidInput):
         mind.graph.relink_memories(batch_size=0)
+
+
+def test_about_as_of(mind, clock):
+    t0 = clock.now()
+    old = mind.add("Maya lives in Porto.", entities=["Maya"])
+    clock.advance(days=2)
+    new = mind.add("Maya lives in Lisbon.", entities=["Maya"])
+    clock.advance(days=1)
+    mind.update(old, superseded_by=new)
+    assert [m.id for m in mind.graph.about("Maya")] == [new]
+    assert [m.id for m in mind.graph.about("Maya", as_of=t0 + timedelta(days=1))] == [old]
+    assert [m.id for m in mind.graph.about("Maya", as_of=t0 + timedelta(days=2, hours=1))] == [
+        new,
+        old,
+    ]

@@ -325,18 +325,20 @@ class KnowledgeGraph:
     ) -> list[Memory]:
         """Everything the mind remembers about an entity ("Alice", "Robert (Bob)" or an id):
         memories linked to it (and, with `depth` > 0, to entities within `depth` hops),
-        closest first, then newest. Raises `NotFound` when the entity is unknown."""
+        closest first, then newest. With `as_of`, the graph and the memories are those the
+        mind held then. Raises `NotFound` when the entity is unknown."""
         if limit <= 0:
             raise InvalidInput("limit must be positive")
         e = self._store.get_entity(name_or_id) or self.resolve(name_or_id, as_of=as_of)
         if e is None:
             raise NotFound(f"no entity named {clean_name(name_or_id)!r}")
         dist = self.memory_distances([e.id], max_depth=depth, as_of=as_of)
-        memories = [
-            m
-            for m in self._store.get_many(list(dist))
-            if include_superseded or m.superseded_by is None
-        ]
+        found = self._store.get_many(list(dist))
+        if as_of is not None:  # what the mind held then: created by as_of, not yet superseded
+            keep = self._store.visible_as_of(list(dist), self._when(as_of))
+            memories = [m for m in found if m.id in keep]
+        else:
+            memories = [m for m in found if include_superseded or m.superseded_by is None]
         memories.sort(
             key=lambda m: (dist[m.id], -(m.created_at.timestamp() if m.created_at else 0), m.id)
         )
