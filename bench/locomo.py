@@ -418,6 +418,39 @@ def table(results: dict[str, Any]) -> Table:
     return t
 
 
+def markdown(results: dict[str, Any]) -> str:
+    """The results as Markdown tables: overall + per category, then tuning vs held-out groups."""
+    cats = list(CATEGORIES.values())
+    head = (
+        "| embedder/preset | R@5 | R@10 | R@20 | N@5 | N@10 | N@20 | "
+        + " | ".join(f"{c} R@10" for c in cats)
+        + " | p50 ms | p95 ms |"
+    )
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for name, r in results["runs"].items():
+        o = r["overall"]
+        lines.append(
+            f"| {name} | "
+            + " | ".join(f"{o[m]:.3f}" for m in ("R@5", "R@10", "R@20", "N@5", "N@10", "N@20"))
+            + " | "
+            + " | ".join(f"{r['category'][c]['R@10']:.3f}" for c in cats)
+            + f" | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} |"
+        )
+    lines += [
+        "",
+        "| embedder/preset | 0–4 R@5 | 0–4 R@10 | 0–4 R@20 | 5–9 R@5 | 5–9 R@10 | 5–9 R@20 |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, r in results["runs"].items():
+        g = r["group"]
+        lines.append(
+            f"| {name} | "
+            + " | ".join(f"{g[grp][f'R@{k}']:.3f}" for grp in ("0-4", "5-9") for k in KS)
+            + " |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
@@ -428,6 +461,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--conversations", help='e.g. "0-4" or "0,3,5-9" (default: all)')
     ap.add_argument("--quick", action="store_true", help="2 conversations: a smoke run")
     ap.add_argument("--json", dest="json_out", help="write machine-readable results here")
+    ap.add_argument("--markdown", help="write the result tables as Markdown here")
     ap.add_argument("--cache", help="directory caching passage embeddings between runs")
     ap.add_argument("--ablations", action="store_true", help="also run lever ablations")
     ap.add_argument("--no-brain", action="store_true", help="no query rewriting/re-ranking")
@@ -438,6 +472,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(results, indent=2), encoding="utf-8")
         console.print(f"wrote {args.json_out}")
+    if args.markdown:
+        Path(args.markdown).write_text(markdown(results), encoding="utf-8")
     return 0
 
 
