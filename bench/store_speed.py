@@ -27,12 +27,11 @@ from rich.progress import Progress
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _data import Corpus  # noqa: E402
-
-from salience.config import Config  # noqa: E402
-from salience.models import EmbeddingInfo  # noqa: E402
-from salience.search.rank import rrf_fuse  # noqa: E402
-from salience.store import open_store  # noqa: E402
+from _data import Corpus
+from salience.config import Config
+from salience.models import EmbeddingInfo
+from salience.search.rank import rrf_fuse
+from salience.store import open_store
 
 DIM = 384
 BATCH = 2000
@@ -40,7 +39,7 @@ BATCH = 2000
 
 def pct(xs: list[float], p: float) -> float:
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
 def timed(fn, reps: int) -> list[float]:
@@ -52,13 +51,18 @@ def timed(fn, reps: int) -> list[float]:
     return out
 
 
-def bench_backend(backend: str, n: int, cfg: Config, corpus: Corpus, queries, progress) -> list[dict]:
+def bench_backend(
+    backend: str, n: int, cfg: Config, corpus: Corpus, queries, progress
+) -> list[dict]:
     store = open_store(cfg, f"bench-{n}", backend=backend)
     if hasattr(store, "drop_mind") and store.count() > 0:
         store.drop_mind()
         store.close()
         store = open_store(cfg, f"bench-{n}", backend=backend)
     store.pin_embedding(EmbeddingInfo("bench-random", DIM))
+    ann = hasattr(store, "build_vector_index")  # PostgreSQL: HNSW, built after the bulk load
+    if ann:
+        store.drop_vector_index()
     all_vecs = np.empty((n, DIM), dtype=np.float32)
     task = progress.add_task(f"{backend}: insert {n:,}", total=n)
     insert_s = 0.0
@@ -72,12 +76,46 @@ def bench_backend(backend: str, n: int, cfg: Config, corpus: Corpus, queries, pr
         insert_s += time.perf_counter() - t
         progress.advance(task, k)
     progress.remove_task(task)
+    build_s = None
+    if ann:
+        t = time.perf_counter()
+        store.build_vector_index(maintenance_work_mem="1GB", parallel_workers=2)
+        build_s = time.perf_counter() - t
     terms, qvecs = queries
     reps = len(terms)
     rows = []
-    store.search_vector(qvecs[0], limit=10)  # build caches / warm up
-    lat = timed(lambda i: store.search_vector(qvecs[i], limit=10), reps)
-    rows.append(dict(backend=backend, n=n, op="vector top-10 (exact)", lat=lat, ins=n / insert_s))
+    exact_kw = {"exact": True} if ann else {}
+    store.search_vector(qvecs[0], limit=10, **exact_kw)  # build caches / warm up
+    exact_ids = [[c.id for c in store.search_vector(q, limit=10, **exact_kw)] for q in qvecs]
+    lat = timed(lambda i: store.search_vector(qvecs[i], limit=10, **exact_kw), reps)
+    rows.append(
+        dict(
+            backend=backend,
+            n=n,
+            op="vector top-10 (exact)",
+            lat=lat,
+            ins=n / insert_s,
+            note=f"index build {build_s:.0f} s" if build_s else "",
+        )
+    )
+    if ann:
+        for ef in (40, 100, 200):
+            store.ef_search = ef
+            got = [[c.id for c in store.search_vector(q, limit=10, exact=False)] for q in qvecs]
+            recall = np.mean(
+                [len(set(a) & set(b)) / 10 for a, b in zip(got, exact_ids, strict=True)]
+            )
+            lat = timed(lambda i: store.search_vector(qvecs[i], limit=10, exact=False), reps)
+            rows.append(
+                dict(
+                    backend=backend,
+                    n=n,
+                    op=f"vector top-10 (HNSW ef={ef})",
+                    lat=lat,
+                    ins=None,
+                    note=f"recall@10 {recall:.3f}",
+                )
+            )
 
     def hybrid(i: int) -> None:
         fused = rrf_fuse(
@@ -89,25 +127,34 @@ def bench_backend(backend: str, n: int, cfg: Config, corpus: Corpus, queries, pr
         store.get_many([f[0] for f in fused])
 
     lat = timed(hybrid, reps)
-    rows.append(dict(backend=backend, n=n, op="hybrid top-10", lat=lat, ins=None))
+    rows.append(dict(backend=backend, n=n, op="hybrid top-10", lat=lat, ins=None, note=""))
     lat = timed(lambda i: store.search_text(terms[i], limit=50), reps)
-    rows.append(dict(backend=backend, n=n, op="full text top-50", lat=lat, ins=None))
+    rows.append(dict(backend=backend, n=n, op="full text top-50", lat=lat, ins=None, note=""))
     if hasattr(store, "drop_mind"):
         store.drop_mind()
     store.close()
+    return rows
+
+
+def numpy_baseline(n: int, corpus: Corpus, qvecs: np.ndarray) -> dict:
+    """Plain in-memory brute force over the same kind of vectors: the floor for exact search."""
+    all_vecs = np.concatenate([corpus.vectors(min(BATCH, n - s)) for s in range(0, n, BATCH)])
 
     def brute(i: int) -> None:
         s = all_vecs @ qvecs[i]
         top = np.argpartition(-s, 10)[:10]
         top[np.argsort(-s[top])]
 
-    lat = timed(brute, reps)
-    rows.append(dict(backend="numpy baseline", n=n, op="vector top-10 (exact)", lat=lat, ins=None))
-    return rows
+    lat = timed(brute, len(qvecs))
+    return dict(
+        backend="numpy baseline", n=n, op="vector top-10 (exact)", lat=lat, ins=None, note=""
+    )
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--n", type=int, action="append", help="memories (repeatable)")
     ap.add_argument("--full", action="store_true", help="also run N = 1,000,000")
     ap.add_argument("--backend", default="sqlite", help="comma list: sqlite,postgres")
@@ -126,7 +173,13 @@ def main() -> None:
                 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
                 from pg_server import start_pg
 
-                server = start_pg()
+                server = start_pg(
+                    settings={
+                        "shared_buffers": "1GB",
+                        "maintenance_work_mem": "1GB",
+                        "max_parallel_maintenance_workers": "2",
+                    }
+                )
                 dsn = server.dsn
             cfg = cfg.model_copy(update={"dsn": SecretStr(dsn)})
         rows: list[dict] = []
@@ -138,18 +191,36 @@ def main() -> None:
                     corpus_q = (queries[0], corpus.vectors(args.queries))
                     for b in backends:
                         rows.extend(bench_backend(b, n, cfg, Corpus(DIM), corpus_q, progress))
+                    rows.append(numpy_baseline(n, Corpus(DIM), corpus_q[1]))
         finally:
             if server is not None:
                 server.stop()
     table = Table(title=f"Store speed ({DIM}-d clustered vectors, {args.queries} queries, top-10)")
-    for col in ("backend", "N", "operation", "insert/s", "p50 ms", "p95 ms", "p95 vs numpy"):
-        table.add_column(col, justify="right" if col not in ("backend", "operation") else "left")
+    for col in (
+        "backend",
+        "N",
+        "operation",
+        "insert/s",
+        "p50 ms",
+        "p95 ms",
+        "p95 vs numpy",
+        "note",
+    ):
+        table.add_column(
+            col, justify="right" if col not in ("backend", "operation", "note") else "left"
+        )
     base = {r["n"]: pct(r["lat"], 95) for r in rows if r["backend"] == "numpy baseline"}
     for r in rows:
         p95 = pct(r["lat"], 95)
         table.add_row(
-            r["backend"], f"{r['n']:,}", r["op"], f"{r['ins']:,.0f}" if r["ins"] else "",
-            f"{statistics.median(r['lat']):.2f}", f"{p95:.2f}", f"{p95 / base[r['n']]:.1f}x",
+            r["backend"],
+            f"{r['n']:,}",
+            r["op"],
+            f"{r['ins']:,.0f}" if r["ins"] else "",
+            f"{statistics.median(r['lat']):.2f}",
+            f"{p95:.2f}",
+            f"{p95 / base[r['n']]:.1f}x",
+            r["note"],
         )
     console.print(table)
 
