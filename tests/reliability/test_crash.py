@@ -261,3 +261,34 @@ def test_repeated_sigkill_during_maintenance(tmp_path: Path, rng: random.Random)
         after = {m.id: m.salience for m in mind.list(limit=N_MAINT + 1)}
     wrong = [i for i, s in after.items() if abs(s - expected[i]) > 1e-6]
     assert not wrong, f"{len(wrong)} memories decayed more or less than once"
+
+
+class _Killed(BaseException):
+    """Stands in for SIGKILL at an exact point inside the process."""
+
+
+def test_crash_between_scores_and_run_record_does_not_decay_twice(tmp_path: Path) -> None:
+    """Regression: the run time used to be written in its own transaction after the scores,
+    so a crash between the two made the rerun decay the same interval a second time."""
+    from salience.maintenance import job
+
+    cfg = Config(home=tmp_path / "home", embedder="hash")
+    db = tmp_path / "m.db"
+    with Mind.open(db, config=cfg, clock=FrozenClock(T0)) as mind:
+        mid = mind.add("a note on the shelf", salience=8)
+    with Mind.open(db, config=cfg, clock=FrozenClock(T_RUN)) as mind:
+        real = mind.store.set_meta
+
+        def crash_on_run_record(key: str, value: str) -> None:
+            if key == job.LAST_RUN_KEY:
+                raise _Killed
+            real(key, value)
+
+        mind.store.set_meta = crash_on_run_record  # type: ignore[method-assign]
+        with pytest.raises(_Killed):
+            mind.maintain()
+        once = mind.get(mid).salience
+    assert once < 8
+    with Mind.open(db, config=cfg, clock=FrozenClock(T_RUN)) as mind:
+        mind.maintain()
+        assert mind.get(mid).salience == pytest.approx(once)

@@ -223,7 +223,8 @@ def apply_plan(store: Store, report: MaintenanceReport, embed: EmbedFn | None) -
             ScoreUpdate(c.id, c.salience_after, c.usefulness_after)
             for i, c in updates.items()
             if i not in deleted
-        ]
+        ],
+        meta={LAST_RUN_KEY: format_ts(now) or ""},  # same transaction: decay applies once
     )
     if report.decayed or report.regressed:
         store.log_maintenance(

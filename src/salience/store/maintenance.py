@@ -5,7 +5,7 @@ Part of the `Store` protocol."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -36,9 +36,13 @@ class MaintenanceLogEntry:
 class MaintenanceStore(Protocol):
     """Maintenance storage. Times are passed in by the caller; stores never read the clock."""
 
-    def set_scores(self, updates: Sequence[ScoreUpdate]) -> int:
+    def set_scores(
+        self, updates: Sequence[ScoreUpdate], *, meta: Mapping[str, str] | None = None
+    ) -> int:
         """Set salience and usefulness of the given memories in one transaction (unknown ids
-        are skipped; values are clamped to their ranges); returns how many rows changed."""
+        are skipped; values are clamped to their ranges); returns how many rows changed.
+        `meta` keys are written in the same transaction (the maintenance run time, so a crash
+        can never leave decay applied without its run recorded)."""
         ...
 
     def log_maintenance(self, entry: MaintenanceLogEntry) -> int:

@@ -4,7 +4,7 @@ into `PostgresStore` (it uses its pooled connections and statement helpers)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, TypeVar
@@ -30,17 +30,24 @@ class MaintenanceMixin:
         def _read(self, fn: Callable[[psycopg.Connection], T]) -> T: ...
         def _q(self, template: str, **parts: psql.Composable) -> psql.Composed: ...
 
-    def set_scores(self, updates: Sequence[ScoreUpdate]) -> int:
-        if not updates:
+    def set_scores(
+        self, updates: Sequence[ScoreUpdate], *, meta: Mapping[str, str] | None = None
+    ) -> int:
+        if not updates and not meta:
             return 0
         ids = [u.id for u in updates]
         scores = [clamp_scores(u) for u in updates]
         with self._tx() as conn:
-            cur = conn.execute(
-                self._q(sql.SET_SCORES),
-                (ids, [s for s, _ in scores], [u for _, u in scores]),
-            )
-            return int(cur.rowcount)
+            changed = 0
+            if updates:
+                cur = conn.execute(
+                    self._q(sql.SET_SCORES),
+                    (ids, [s for s, _ in scores], [u for _, u in scores]),
+                )
+                changed = int(cur.rowcount)
+            for key, value in (meta or {}).items():
+                conn.execute(self._q(sql.SET_META), (key, value))
+            return changed
 
     def log_maintenance(self, entry: MaintenanceLogEntry) -> int:
         params = (

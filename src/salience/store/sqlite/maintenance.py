@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -28,14 +28,18 @@ class MaintenanceMixin:
     def _tx(self) -> AbstractContextManager[sqlite3.Connection]:  # provided by SQLiteStore
         raise NotImplementedError
 
-    def set_scores(self, updates: Sequence[ScoreUpdate]) -> int:
-        if not updates:
+    def set_scores(
+        self, updates: Sequence[ScoreUpdate], *, meta: Mapping[str, str] | None = None
+    ) -> int:
+        if not updates and not meta:
             return 0
         rows = [(*clamp_scores(u), u.id) for u in updates]
         changed = 0
         with self._tx() as db:
             for row in rows:
                 changed += db.execute(sql.SET_SCORES, row).rowcount
+            for key, value in (meta or {}).items():
+                db.execute(sql.SET_META, (key, value))
         return changed
 
     def log_maintenance(self, entry: MaintenanceLogEntry) -> int:
