@@ -152,6 +152,7 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
                         f"({pinned.dim} dims); refusing {info.model} ({info.dim} dims). "
                         "Open it with the same embedder, or migrate it with `salience reembed`."
                     )
+                self._dim = pinned.dim  # pinned by another process after this one opened
                 return
             db.execute(sql.SET_META, (EMBEDDING_MODEL_KEY, info.model))
             db.execute(sql.SET_META, (EMBEDDING_DIM_KEY, str(info.dim)))
