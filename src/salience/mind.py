@@ -160,7 +160,7 @@ class Mind:
                 if self._embedder is None:
                     from .embed import make_embedder
 
-                    emb = make_embedder(self.config)
+                    emb = make_embedder(self.config, pinned=self.store.embedding_info())
                     self._check_pin(emb)
                     self._embedder = emb
         return self._embedder

@@ -276,3 +276,13 @@ def test_reopen_keeps_everything(config: Config):
         assert {x.id for x in m.list(limit=100)} == set(ids)
         assert m.search("fact 7", limit=1)[0].memory.content == "fact 7"
         assert m.store.integrity_check() == "ok"
+
+
+def test_auto_reopens_a_mind_with_the_local_model_it_was_built_with(config: Config):
+    cfg = config.model_copy(update={"embedder": "hash", "embed_dim": 48})
+    with Mind.open("hashmind", config=cfg) as m:
+        m.add("built with the hash embedder")
+    auto = config.model_copy(update={"embedder": "auto"})
+    with Mind.open("hashmind", config=auto) as m:
+        assert m.embedder.dim == 48 and m.embedder.model.startswith("salience-hash")
+        assert m.search("hash embedder", limit=1)[0].memory.content == "built with the hash embedder"

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..config import Config
+    from ..models import EmbeddingInfo
 
 logger = logging.getLogger("salience.embed")
 
@@ -261,21 +262,43 @@ def resolve_auto(config: Config) -> AutoEmbedder:
     return AutoEmbedder(fallback, skipped)
 
 
-def make_embedder(config: Config) -> Embedder:
+def make_embedder(config: Config, *, pinned: EmbeddingInfo | None = None) -> Embedder:
     """The embedder `config.embedder` names (see the module docstring), fitted to
     `config.embed_dim` when that is set.
 
     For "auto" this probes the chain now (loading the first local model that works); for a
-    named provider nothing is loaded or contacted until the first embed.
+    named provider nothing is loaded or contacted until the first embed. With `pinned` (the
+    model a mind was built with) "auto" first looks for the local provider that produced it,
+    so a mind built with MiniLM or the hash embedder keeps opening with it.
 
     Raises:
         ProviderUnavailable: a named provider's package or files are missing.
     """
     if config.embedder == "auto":
+        if pinned is not None:
+            match = _local_provider_for(pinned, config)
+            if match is not None:
+                return match
         return resolve_auto(config)
     # The ONNX provider runs the configured directory when there is one.
     name = "onnx" if config.embedder == "minilm" and config.onnx_model_dir else config.embedder
     return _fit(build_provider(name, config), config)
+
+
+def _local_provider_for(pinned: EmbeddingInfo, config: Config) -> Embedder | None:
+    """The local provider whose model identity and dimension equal `pinned`, if any."""
+    names = (["onnx"] if config.onnx_model_dir is not None else []) + ["e5", "minilm"]
+    for name in names:
+        try:
+            candidate = _fit(build_provider(name, config), config)
+        except ProviderUnavailable:
+            continue
+        if candidate.model == pinned.model and candidate.dim == pinned.dim:
+            return candidate
+        _close(candidate)
+    if pinned.model == HashEmbedder(1).model:
+        return HashEmbedder(pinned.dim)
+    return None
 
 
 def available_embedders(config: Config, *, probe_models: bool = True) -> list[EmbedderAvailability]:
