@@ -1,0 +1,335 @@
+"""Scale benchmark: 10k / 100k (and 1M with --full) memories through the `Mind` facade.
+
+    python bench/scale.py                      # 10k and 100k, SQLite + PostgreSQL
+    python bench/scale.py --full               # adds 1M (long on 2 cores)
+    python bench/scale.py --sizes 20000 --no-pg
+    python bench/scale.py --dsn postgresql://... # use this server instead of a throwaway one
+
+Text is synthetic but realistic in length (8–120 Zipf words) and vectors are clustered 384-d
+unit vectors (bench/_data.py). Embeddings are precomputed and served by a lookup embedder, so
+what is measured is the store and the search pipeline, never a model. Per size and backend:
+ingest throughput (`add_many` with vectors, batches of 2,000), p50/p95 of `mind.prefetch` and
+`mind.search` (deep search, feedback off), p50/p95 of the raw top-10 vector search, RSS and disk
+per memory. "ANN" is usearch HNSW over the same vectors (side by side, not wired into the
+store) with recall@10 against the exact result; PostgreSQL is pgvector HNSW with an ef sweep.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))
+from _data import Corpus  # noqa: E402
+from salience.config import Config  # noqa: E402
+from salience.embed.base import EmbedderStatus  # noqa: E402
+from salience.mind import Mind  # noqa: E402
+
+DIM = 384
+BATCH = 2000
+QUERIES = 200
+
+
+class LookupEmbedder:
+    """An `Embedder` that serves precomputed vectors: a registered text gets its vector, any
+    other text a deterministic clustered vector (so no model ever runs)."""
+
+    model = "bench/precomputed-384"
+    dim = DIM
+
+    def __init__(self) -> None:
+        self.table: dict[str, np.ndarray] = {}
+
+    def register(self, texts: Sequence[str], vectors: np.ndarray) -> None:
+        self.table.update(zip(texts, vectors, strict=True))
+
+    def _get(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.empty((len(texts), DIM), dtype=np.float32)
+        for i, t in enumerate(texts):
+            v = self.table.get(t)
+            if v is None:
+                rng = np.random.default_rng(abs(hash(t)) % 2**32)
+                v = rng.normal(size=DIM).astype(np.float32)
+                v /= np.linalg.norm(v)
+            out[i] = v
+        return out
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        return self._get(texts)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self._get(texts)
+
+    def status(self) -> EmbedderStatus:
+        return EmbedderStatus(provider="lookup", model=self.model, dim=DIM)
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
+
+
+def lat(fn: Callable[[int], Any], reps: int) -> list[float]:
+    fn(0)  # warm caches (vector index load, statement cache)
+    out = []
+    for i in range(reps):
+        t = time.perf_counter()
+        fn(i)
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def rss_mb() -> float:
+    return psutil.Process().memory_info().rss / 2**20
+
+
+def dir_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def ingest(mind: Mind, emb: LookupEmbedder, corpus: Corpus, n: int) -> tuple[float, np.ndarray]:
+    """Add n memories in batches; returns (seconds spent in add_many, all vectors)."""
+    spent = 0.0
+    vecs_all = np.empty((n, DIM), dtype=np.float32)
+    corpus.rng = np.random.default_rng(1234)  # same data for every backend
+    for start in range(0, n, BATCH):
+        k = min(BATCH, n - start)
+        texts = [f"{t} #{start + i}" for i, t in enumerate(corpus.texts(k))]
+        vecs = corpus.vectors(k)
+        vecs_all[start : start + k] = vecs
+        t = time.perf_counter()
+        mind.add_many(texts, vectors=vecs)
+        spent += time.perf_counter() - t
+    return spent, vecs_all
+
+
+def search_rows(
+    label: str, mind: Mind, queries: list[str], qvecs: np.ndarray, vector_fn: Callable[[int], Any]
+) -> list[dict[str, Any]]:
+    reps = len(queries)
+    rows = []
+    for op, fn in (
+        ("prefetch", lambda i: mind.prefetch([], queries[i], limit=3)),
+        ("deep search", lambda i: mind.search(queries[i], limit=10, feedback=False)),
+        ("vector top-10", vector_fn),
+    ):
+        xs = lat(fn, reps)
+        rows.append({"backend": label, "op": op, "p50": pct(xs, 50), "p95": pct(xs, 95)})
+    return rows
+
+
+def run_size(n: int, dsn: str | None, corpus: Corpus, work: Path) -> list[dict[str, Any]]:
+    terms, qvecs = corpus.queries(QUERIES)
+    queries = [" ".join(t) for t in terms]
+    emb = LookupEmbedder()
+    emb.register(queries, qvecs)
+    out: list[dict[str, Any]] = []
+
+    # -- SQLite (exact numpy index) ---------------------------------------------------------
+    gc.collect()
+    rss0 = rss_mb()
+    home = work / f"sqlite-{n}"
+    cfg = Config(home=home, embedder="hash")
+    mind = Mind.open(home / "scale.db", config=cfg, embedder=emb)
+    secs, vecs = ingest(mind, emb, corpus, n)
+    exact = [[c.id for c in mind.store.search_vector(q, limit=10)] for q in qvecs]
+    rows = search_rows(
+        "SQLite exact",
+        mind,
+        queries,
+        qvecs,
+        lambda i: mind.store.search_vector(qvecs[i], limit=10),
+    )
+    disk = dir_bytes(home)
+    rss = rss_mb() - rss0
+    for r in rows:
+        r.update(n=n, ingest=n / secs if r["op"] == "prefetch" else None, rss=rss, disk=disk / n)
+    out += rows
+    pk_of = {}
+    raw = mind.store._db  # map store row ids to memory ids for the ANN recall check
+    for pk, mid in raw.execute("SELECT pk, id FROM memories"):
+        pk_of[pk] = mid
+    mind.close()
+
+    # -- ANN option: usearch HNSW over the same vectors --------------------------------------
+    try:
+        from usearch.index import Index
+    except ImportError:
+        print("usearch not installed: ANN rows skipped (pip install usearch)")
+    else:
+        keys = np.array(sorted(pk_of), dtype=np.uint64)
+        gc.collect()
+        r0 = rss_mb()
+        index = Index(ndim=DIM, metric="cos", dtype="f32", connectivity=16, expansion_add=128)
+        t = time.perf_counter()
+        index.add(keys, vecs, threads=2)
+        build = time.perf_counter() - t
+        r1 = rss_mb() - r0
+        for ef in (64, 128):
+            index.expansion_search = ef
+            got = [[pk_of[int(k)] for k in index.search(q, 10).keys] for q in qvecs]
+            recall = statistics.fmean(
+                len(set(a) & set(b)) / 10 for a, b in zip(got, exact, strict=True)
+            )
+            xs = lat(lambda i: index.search(qvecs[i], 10), len(queries))
+            out.append(
+                {
+                    "backend": f"usearch HNSW ef={ef}",
+                    "op": "vector top-10",
+                    "n": n,
+                    "p50": pct(xs, 50),
+                    "p95": pct(xs, 95),
+                    "ingest": n / build if ef == 64 else None,
+                    "rss": r1,
+                    "disk": None,
+                    "recall": recall,
+                }
+            )
+        del index
+
+    # -- PostgreSQL + pgvector HNSW ---------------------------------------------------------
+    if dsn:
+        name = f"scale-{n}"
+        pcfg = Config(home=work / f"pg-{n}", embedder="hash")
+        pmind = Mind.open(name, config=pcfg, dsn=dsn, embedder=emb)
+        if pmind.count():
+            pmind.store.drop_mind()
+            pmind.close()
+            pmind = Mind.open(name, config=pcfg, dsn=dsn, embedder=emb)
+        secs, _ = ingest(pmind, emb, corpus, n)
+        store = pmind.store
+        rows = search_rows(
+            "PostgreSQL",
+            pmind,
+            queries,
+            qvecs,
+            lambda i: store.search_vector(qvecs[i], limit=10, exact=True),
+        )
+        rows[-1]["backend"] = "PostgreSQL exact"
+        for r in rows:
+            r.update(n=n, ingest=n / secs if r["op"] == "prefetch" else None)
+        out += rows
+        pg_exact = [[c.id for c in store.search_vector(q, limit=10, exact=True)] for q in qvecs]
+        for ef in (40, 100, 200):
+            store.ef_search = ef
+            got = [[c.id for c in store.search_vector(q, limit=10, exact=False)] for q in qvecs]
+            recall = statistics.fmean(
+                len(set(a) & set(b)) / 10 for a, b in zip(got, pg_exact, strict=True)
+            )
+            xs = lat(lambda i: store.search_vector(qvecs[i], limit=10, exact=False), len(queries))
+            out.append(
+                {
+                    "backend": f"PostgreSQL HNSW ef={ef}",
+                    "op": "vector top-10",
+                    "n": n,
+                    "p50": pct(xs, 50),
+                    "p95": pct(xs, 95),
+                    "recall": recall,
+                }
+            )
+        sz = store._read(  # type: ignore[attr-defined]
+            lambda c: c.execute(
+                "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c "
+                "JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = %s "
+                "AND c.relkind = 'r'",
+                (store._schema,),  # type: ignore[attr-defined]
+            ).fetchone()[0]
+        )
+        for r in out:
+            if r["backend"].startswith("PostgreSQL") and r["n"] == n:
+                r["disk"] = (sz or 0) / n
+        store.drop_mind()
+        pmind.close()
+    return out
+
+
+def fmt(v: float | None, spec: str) -> str:
+    return "" if v is None else format(v, spec)
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    head = (
+        "| N | backend | op | p50 ms | p95 ms | recall@10 | ingest /s | RSS MB | disk B/mem |\n"
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|"
+    )
+    lines = [head]
+    for r in rows:
+        lines.append(
+            f"| {r['n']:,} | {r['backend']} | {r['op']} | {fmt(r['p50'], '.2f')} | "
+            f"{fmt(r['p95'], '.2f')} | {fmt(r.get('recall'), '.3f')} | "
+            f"{fmt(r.get('ingest'), ',.0f')} | {fmt(r.get('rss'), ',.0f')} | "
+            f"{fmt(r.get('disk'), ',.0f')} |"
+        )
+    return "\n".join(lines)
+
+
+def growth(rows: list[dict[str, Any]]) -> str:
+    sizes = sorted({r["n"] for r in rows})
+    if len(sizes) < 2:
+        return ""
+    lo, hi = sizes[0], sizes[-1]
+    key = {(r["backend"], r["op"], r["n"]): r for r in rows}
+    out = [f"Growth from {lo:,} to {hi:,} ({hi // lo}× the memories), p95 ratio:"]
+    for (b, op, n), r in key.items():
+        if n == hi and (b, op, lo) in key:
+            base = key[(b, op, lo)]
+            out.append(
+                f"- {b} / {op}: {r['p95'] / base['p95']:.1f}× p95 "
+                f"({base['p95']:.2f} → {r['p95']:.2f} ms)"
+            )
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sizes", default="10000,100000")
+    ap.add_argument("--full", action="store_true", help="also 1,000,000 memories")
+    ap.add_argument("--dsn", default=os.environ.get("SALIENCE_TEST_PG_DSN"))
+    ap.add_argument("--no-pg", action="store_true")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")] + ([1_000_000] if args.full else [])
+    server = None
+    dsn = None
+    if not args.no_pg:
+        if args.dsn:
+            dsn = args.dsn
+        else:
+            from pg_server import start_pg
+
+            server = start_pg()
+            dsn = str(server.dsn)
+    work = Path(tempfile.mkdtemp(prefix="salience-scale-"))
+    rows: list[dict[str, Any]] = []
+    try:
+        for n in sizes:
+            t = time.perf_counter()
+            rows += run_size(n, dsn, Corpus(dim=DIM), work)
+            print(f"N={n:,} done in {time.perf_counter() - t:.0f} s", flush=True)
+            print(table([r for r in rows if r["n"] == n]), flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        if server is not None:
+            server.stop()
+    print(f"\n## Scale ({datetime.now(UTC):%Y-%m-%d}, {os.cpu_count()} cores)\n")
+    print(table(rows))
+    print()
+    print(growth(rows))
+
+
+if __name__ == "__main__":
+    main()
