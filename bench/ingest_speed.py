@@ -86,10 +86,17 @@ def exchanges(n: int) -> list[tuple[str, str]]:
             return pairs[:n]
     rng = random.Random(7)
     people = ["Ana", "Marco", "Eva", "Tom", "Lena", "Raj"]
-    things = ["moved to Porto", "started a new job at Acme", "adopted a beagle",
-              "is allergic to penicillin", "runs a marathon in May", "prefers green tea"]
-    return [(f"{rng.choice(people)} {rng.choice(things)} ({i}).", "Noted, thanks!")
-            for i in range(n)]
+    things = [
+        "moved to Porto",
+        "started a new job at Acme",
+        "adopted a beagle",
+        "is allergic to penicillin",
+        "runs a marathon in May",
+        "prefers green tea",
+    ]
+    return [
+        (f"{rng.choice(people)} {rng.choice(things)} ({i}).", "Noted, thanks!") for i in range(n)
+    ]
 
 
 def turn_text(user: str, assistant: str) -> str:
@@ -102,9 +109,7 @@ def warm(mind: Mind) -> None:
     mind.embedder.embed_passages(["warm-up"])
 
 
-def run_row(
-    home: Path, name: str, embedder, fn: Callable[[Mind], int]
-) -> tuple[float, int, int]:
+def run_row(home: Path, name: str, embedder, fn: Callable[[Mind], int]) -> tuple[float, int, int]:
     """(seconds, items, saved) of `fn` on a fresh mind."""
     cfg = Config(home=home, embedder="e5")
     mind = Mind.open(name, config=cfg, embedder=embedder, clock=SystemClock())
@@ -123,7 +128,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=400, help="exchanges per row")
     parser.add_argument("--threads", type=int, default=2, help="e5 threads")
     args = parser.parse_args()
-    console = Console()
+    console = Console(width=120)
     pairs = exchanges(args.n)
     texts = [turn_text(u, a) for u, a in pairs]
     e5 = make_embedder(Config(embedder="e5", embedder_threads=args.threads))
@@ -186,8 +191,15 @@ def main() -> None:
         out.add_column(col, justify="left" if col in ("path", "embedder") else "right")
     for path, label, n, saved, secs in rows:
         rate = n / secs if secs > 0 else float("inf")
-        out.add_row(path, label, str(n), str(saved), f"{secs:.2f}", f"{rate:,.0f}",
-                    f"{rate / base[label]:.2f}")
+        out.add_row(
+            path,
+            label,
+            str(n),
+            str(saved),
+            f"{secs:.2f}",
+            f"{rate:,.0f}",
+            f"{rate / base[label]:.2f}",
+        )
     console.print(out)
 
 
