@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import ScriptedBrain, open_mind
+from ingest_helpers import ScriptedBrain, open_mind
 
 from salience.clock import FrozenClock
 from salience.config import Config

@@ -5,7 +5,7 @@ from __future__ import annotations
 import zlib
 
 import pytest
-from helpers import ScriptedBrain, open_mind
+from ingest_helpers import ScriptedBrain, open_mind
 
 from salience.llm.brain import Fact
 

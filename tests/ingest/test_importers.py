@@ -8,7 +8,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from helpers import failing
+from ingest_helpers import failing
 
 from salience.errors import InvalidInput
 from salience.ingest.mbox import html_to_text

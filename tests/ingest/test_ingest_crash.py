@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from helpers import ScriptedBrain, open_mind
+from ingest_helpers import ScriptedBrain, open_mind
 
 from salience.config import Config
 
@@ -25,7 +25,7 @@ CHILD = textwrap.dedent(
     sys.path.insert(0, {here!r})
     from pathlib import Path
     from datetime import UTC, datetime
-    from helpers import ScriptedBrain, open_mind
+    from ingest_helpers import ScriptedBrain, open_mind
     from salience.clock import FrozenClock
     from salience.config import Config
 

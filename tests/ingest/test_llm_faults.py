@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from fake_llm import FakeLLMServer, completion, valid_answer
-from helpers import open_mind
+from ingest_helpers import open_mind
 
 from salience.llm.llm_brain import LLMBrain
 from salience.llm.openai import OpenAICompatibleLLM

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import failing, open_mind
+from ingest_helpers import failing, open_mind
 
 from salience.errors import InvalidInput, NotFound
 from salience.ingest.items import RECONSOLIDATE_KEY

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from helpers import failing
+from ingest_helpers import failing
 
 from salience.errors import LLMError, StoreError
 from salience.ingest.items import IngestItem
