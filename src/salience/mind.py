@@ -4,10 +4,10 @@ one place every interface (SDK, CLI, HTTP, MCP) calls into."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .clock import Clock, SystemClock
 from .config import Config
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from .search.config import SearchConfig
     from .search.pipeline import Recall
     from .store.base import Store
+    from .transfer import TransferSummary
 
 _UPDATABLE = frozenset(
     {
@@ -604,5 +605,24 @@ class Mind:
         from .maintenance.heartbeat import tick
 
         return tick(self)
+
+    # -- moving a mind (implemented in salience.transfer) -------------------------------------
+    def export(
+        self, dest: str | Path | IO[str], *, embeddings: bool = True,
+        progress: Callable[[int], None] | None = None,
+    ) -> TransferSummary:
+        """Write the whole mind (memories with or without embeddings, identity, sessions, graph,
+        awareness, pending queue items) as JSONL; see `salience.transfer`."""
+        from .transfer import export_mind
+
+        return export_mind(self, dest, embeddings=embeddings, progress=progress)
+
+    def restore(
+        self, src: str | Path | IO[str], *, progress: Callable[[int], None] | None = None
+    ) -> TransferSummary:
+        """Load an export into this mind; idempotent (records already present are skipped)."""
+        from .transfer import restore_mind
+
+        return restore_mind(self, src, progress=progress)
 
 __all__ = ["FrameType", "Mind"]

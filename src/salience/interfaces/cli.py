@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from ..config import Config
 from ..errors import SalienceError
+from .cli_common import DsnOpt, JsonOpt, MindOpt, console, emit, err_console, fail, open_mind
+from .cli_common import config_for as _config
 
 app = typer.Typer(
     name="salience",
@@ -20,38 +21,10 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-console = Console()
-err_console = Console(stderr=True)
 
-MindOpt = Annotated[str, typer.Option("--mind", "-m", help="Mind name.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
-DsnOpt = Annotated[
-    str | None, typer.Option("--dsn", help="PostgreSQL DSN (selects the postgres backend).")
-]
-
-
-def _config(dsn: str | None = None) -> Config:
-    cfg = Config()
-    if dsn:
-        from pydantic import SecretStr
-
-        cfg = cfg.model_copy(update={"backend": "postgres", "dsn": SecretStr(dsn)})
-    return cfg
-
-
-def _open(mind: str, dsn: str | None = None):
-    from ..mind import Mind
-
-    return Mind.open(mind, config=_config(dsn))
-
-
-def _emit(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
-
-
-def _fail(e: Exception) -> None:
-    err_console.print(f"[bold red]error[/]: {e}")
-    raise typer.Exit(code=2)
+_open = open_mind
+_emit = emit
+_fail = fail
 
 
 @app.command()
@@ -379,6 +352,11 @@ _register_server_commands(app)
 from .cli_ingest import register as _register_ingest_commands  # noqa: E402
 
 _register_ingest_commands(app)
+
+# moving minds: `export`, `restore`, `reembed`
+from .cli_transfer import register as _register_transfer_commands  # noqa: E402
+
+_register_transfer_commands(app)
 
 
 def main() -> None:

@@ -3,27 +3,19 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ..errors import SalienceError
-
-console = Console()
-err_console = Console(stderr=True)
-
-MindOpt = Annotated[str, typer.Option("--mind", "-m", help="Mind name.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
-DsnOpt = Annotated[
-    str | None, typer.Option("--dsn", help="PostgreSQL DSN (selects the postgres backend).")
-]
+from .cli_common import DsnOpt, JsonOpt, MindOpt, console
+from .cli_common import emit as _emit
+from .cli_common import fail as _fail
+from .cli_common import open_mind as _open
 
 
 class ImportKind(StrEnum):
@@ -32,19 +24,7 @@ class ImportKind(StrEnum):
     chat = "chat"
 
 
-def _open(mind: str, dsn: str | None) -> Any:
-    from .cli import _open as open_mind
 
-    return open_mind(mind, dsn)
-
-
-def _emit(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
-
-
-def _fail(e: Exception) -> None:
-    err_console.print(f"[bold red]error[/]: {e}")
-    raise typer.Exit(code=2)
 
 
 def import_(

@@ -6,23 +6,19 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from ..config import Config
 from ..errors import SalienceError
+from .cli_common import JsonOpt, console, err_console
+from .cli_common import emit as _emit
+from .cli_common import fail as _fail
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-console = Console()
-err_console = Console(stderr=True)
+
 keys_app = typer.Typer(help="API keys and tenants of the HTTP server.", no_args_is_help=True)
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
-
-def _fail(e: Exception) -> None:
-    err_console.print(f"[bold red]error[/]: {e}")
-    raise typer.Exit(code=2)
 
 
 def _db() -> Any:
@@ -30,12 +26,6 @@ def _db() -> Any:
 
     return ServerDB.at_home(Config().home)
 
-
-def _emit(data: Any) -> None:
-    import json
-    import sys
-
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
 def serve(
