@@ -27,7 +27,7 @@ reported at once as `ProviderUnavailable`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -230,14 +230,25 @@ def _chain(config: Config) -> list[tuple[str, str | None]]:
     return steps
 
 
-def resolve_auto(config: Config) -> AutoEmbedder:
+def resolve_auto(
+    config: Config,
+    *,
+    allowed: Callable[[str], bool] | None = None,
+    not_allowed_reason: str = "not allowed",
+) -> AutoEmbedder:
     """Run the `auto` chain: the first provider whose probe succeeds, else the hash fallback.
 
-    Never raises for an unavailable provider: the reasons are recorded in `status().skipped`.
+    `allowed` (e.g. a tenant tier's provider list) skips providers it rejects, with
+    `not_allowed_reason` recorded; the hash fallback is then used only if it is allowed.
+    Never raises for an unavailable provider (the reasons are recorded in `status().skipped`)
+    except when no allowed provider is left: `ProviderUnavailable`.
     """
     skipped: dict[str, str] = {}
     steps = _chain(config)
     for position, (name, not_tried) in enumerate(steps):
+        if allowed is not None and not allowed(name):
+            skipped[name] = not_allowed_reason
+            continue
         if not_tried is not None:
             skipped[name] = not_tried
             continue
@@ -258,6 +269,8 @@ def resolve_auto(config: Config) -> AutoEmbedder:
         return AutoEmbedder(embedder, skipped)
 
     reasons = "; ".join(f"{n}: {why}" for n, why in skipped.items())
+    if allowed is not None and not allowed("hash"):
+        raise ProviderUnavailable(f"no allowed embedding provider is available: {reasons}")
     fallback = HashEmbedder(config.embed_dim or DEFAULT_HASH_DIM, fallback_reason=reasons)
     return AutoEmbedder(fallback, skipped)
 

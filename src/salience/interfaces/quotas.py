@@ -124,46 +124,17 @@ def tier_embedder(config: Config, tier: Tier) -> Embedder:
 
 def _restricted_auto(config: Config, tier: Tier) -> Embedder:
     from ..embed import factory
-    from ..embed.hash import DEFAULT_HASH_DIM, HashEmbedder
 
-    steps = (["onnx"] if config.onnx_model_dir is not None else []) + [
-        "e5",
-        "minilm",
-        "ollama",
-        "openai",
-    ]
-    configured = {
-        "ollama": factory.ollama_configured(config),
-        "openai": factory.openai_configured(config),
-    }
-    skipped: dict[str, str] = {}
-    for name in steps:
-        if name not in tier.providers:
-            skipped[name] = f"not allowed for tier {tier.name!r}"
-            continue
-        if not configured.get(name, True):
-            skipped[name] = "not configured"
-            continue
-        if name == "minilm" and config.onnx_model_dir is not None:
-            skipped[name] = "covered by the onnx step"
-            continue
-        try:
-            emb = factory.build_provider(name, config)
-            if config.embed_dim is not None:
-                emb = factory.FittedEmbedder(emb, config.embed_dim)
-            factory.probe(emb)
-        except Exception as e:  # an unavailable optional provider: try the next one
-            skipped[name] = str(e) or type(e).__name__
-            continue
-        return factory.AutoEmbedder(emb, skipped)
-    if "hash" not in tier.providers:
-        raise ProviderUnavailable(
-            f"no embedding provider allowed for tier {tier.name!r} is available: "
-            + "; ".join(f"{n}: {why}" for n, why in skipped.items())
+    try:
+        return factory.resolve_auto(
+            config,
+            allowed=lambda name: name in tier.providers,
+            not_allowed_reason=f"not allowed for tier {tier.name!r}",
         )
-    reasons = "; ".join(f"{n}: {why}" for n, why in skipped.items())
-    fallback = HashEmbedder(config.embed_dim or DEFAULT_HASH_DIM, fallback_reason=reasons)
-    return factory.AutoEmbedder(fallback, skipped)
+    except ProviderUnavailable as e:
+        raise ProviderUnavailable(
+            f"no embedding provider allowed for tier {tier.name!r} is available ({e})"
+        ) from None
 
 
 class QuotaEmbedder:
