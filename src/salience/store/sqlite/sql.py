@@ -163,6 +163,7 @@ UPDATE_MEMORY = (
     + " WHERE id = ?"
 )
 PK_BY_ID = "SELECT pk FROM memories WHERE id = ?"
+IDS_FOR_PKS = "SELECT pk, id FROM memories WHERE pk IN ({marks})"
 GET_BY_ID = SELECT_MEMORY + " WHERE id = ?"
 GET_BY_PKS = SELECT_MEMORY + " WHERE pk IN ({marks})"
 GET_BY_IDS = SELECT_MEMORY + " WHERE id IN ({marks})"

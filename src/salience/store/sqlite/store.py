@@ -33,7 +33,7 @@ from .layers import LayersMixin
 from .maintenance import MaintenanceMixin
 from .migrations import MIGRATIONS
 from .queue import IngestStoreMixin
-from .vectors import VectorIndex, from_blob, to_blob
+from .vectors import VectorIndex, VectorSnapshot, from_blob, to_blob
 
 VECTOR_GENERATION_KEY = "vector_generation"  # bumped when stored vectors are deleted/replaced
 _MAX_VARS = 900  # stay below SQLite's host-parameter limit
@@ -402,18 +402,24 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
         if not np.isfinite(q).all():
             raise InvalidInput("query vector contains NaN or infinite values")
         flt = flt or MemoryFilter()
+        post = _only_superseded_filter(flt)
+        allowed = None
         with self._lock:
-            index = self._synced_index()
-            if _only_superseded_filter(flt):
-                pks, scores = self._post_filtered(index, q, limit, flt)
-            else:
+            snap = self._synced_index().snapshot()
+            if not post:
                 where, params = filter_clause(flt)
                 allowed = np.fromiter(
                     (r[0] for r in self._db.execute(sql.PKS_MATCHING.format(where=where), params)),
                     dtype=np.int64,
                 )
                 allowed.sort()
-                pks, scores = index.search(q, limit, allowed)
+        # The matmul runs outside the lock (numpy releases the GIL), so a full-text query on
+        # this store can run at the same time from another thread.
+        if post:
+            pks, scores = self._post_filtered(snap, q, limit, flt)
+        else:
+            pks, scores = snap.search(q, limit, allowed)
+        with self._lock:
             ids = self._ids_for_pks(pks.tolist())
         return [
             Candidate(id=ids[pk], rank=i, score=float(s))
@@ -422,7 +428,7 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
         ]
 
     def _post_filtered(
-        self, index: VectorIndex, q: np.ndarray, limit: int, flt: MemoryFilter
+        self, index: VectorSnapshot, q: np.ndarray, limit: int, flt: MemoryFilter
     ) -> tuple[np.ndarray, np.ndarray]:
         """Top-k then drop filtered rows, widening k until enough survive (cheap when few are
         filtered out, which is the case for the default 'hide superseded' filter)."""
@@ -433,9 +439,10 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
             if not where:
                 return pks[:limit], scores[:limit]
             ok: set[int] = set()
-            for chunk in _chunks(pks.tolist()):
-                qs = sql.FILTER_PKS.format(marks=_marks(chunk), where=where)
-                ok.update(r[0] for r in self._db.execute(qs, (*chunk, *params)))
+            with self._lock:
+                for chunk in _chunks(pks.tolist()):
+                    qs = sql.FILTER_PKS.format(marks=_marks(chunk), where=where)
+                    ok.update(r[0] for r in self._db.execute(qs, (*chunk, *params)))
             keep = np.fromiter((pk in ok for pk in pks.tolist()), dtype=bool, count=len(pks))
             if keep.sum() >= limit or k >= len(index):
                 return pks[keep][:limit], scores[keep][:limit]
@@ -444,7 +451,7 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
     def _ids_for_pks(self, pks: list[int]) -> dict[int, str]:
         out: dict[int, str] = {}
         for chunk in _chunks(pks):
-            q = f"SELECT pk, id FROM memories WHERE pk IN ({_marks(chunk)})"
+            q = sql.IDS_FOR_PKS.format(marks=_marks(chunk))
             out.update((int(a), b) for a, b in self._db.execute(q, chunk))
         return out
 

@@ -79,28 +79,55 @@ class VectorIndex:
         self._dead = 0
         self._pos = {pk: i for i, pk in enumerate(self._pks.tolist())}
 
+    def snapshot(self) -> VectorSnapshot:
+        """A consistent read-only view of the current rows, safe to search without the store's
+        lock: later appends write past its end, compaction builds new arrays, and only the small
+        `alive` mask is copied."""
+        n = self._n
+        return VectorSnapshot(self._pks[:n], self._mat[:n], self._alive[:n].copy(), self._dead)
+
     def search(
         self, query: np.ndarray, k: int, allowed: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         """Top-k (pks, cosine similarities), best first. `allowed`: sorted pks to restrict to."""
-        n = self._n
-        if n == 0 or k <= 0:
-            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
+        return self.snapshot().search(query, k, allowed)
+
+
+class VectorSnapshot:
+    """Rows of a `VectorIndex` at one moment (see `VectorIndex.snapshot`)."""
+
+    __slots__ = ("_alive", "_dead", "_mat", "_pks")
+
+    def __init__(self, pks: np.ndarray, mat: np.ndarray, alive: np.ndarray, dead: int) -> None:
+        self._pks, self._mat, self._alive, self._dead = pks, mat, alive, dead
+
+    def __len__(self) -> int:
+        return int(self._alive.sum()) if self._dead else len(self._pks)
+
+    def search(
+        self, query: np.ndarray, k: int, allowed: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k (pks, cosine similarities), best first. `allowed`: sorted pks to restrict to."""
+        empty = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
+        if len(self._pks) == 0 or k <= 0:
+            return empty
         if allowed is not None:
-            rows = np.flatnonzero(np.isin(self._pks[:n], allowed, assume_unique=True))
+            rows = np.flatnonzero(np.isin(self._pks, allowed, assume_unique=True))
             rows = rows[self._alive[rows]]
             if len(rows) == 0:
-                return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
+                return empty
             scores = self._mat[rows] @ query
             pks = self._pks[rows]
+            live = len(rows)
         else:
-            scores = self._mat[:n] @ query
+            scores = self._mat @ query
             if self._dead:
-                scores[~self._alive[:n]] = -np.inf
-            pks = self._pks[:n]
-        k = min(k, len(scores) - (0 if allowed is not None else self._dead))
+                scores[~self._alive] = -np.inf
+            pks = self._pks
+            live = len(scores) - int((~self._alive).sum()) if self._dead else len(scores)
+        k = min(k, live)
         if k <= 0:
-            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
+            return empty
         top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
         # best first; ties broken by the newer row (higher pk) for a deterministic order
         order = np.lexsort((-pks[top], -scores[top]))
