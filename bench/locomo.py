@@ -363,6 +363,7 @@ def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                     minds[i][0].brain = brain
                 bar.advance(ingest)
             emb.save()
+            emb.inner.embed_queries(["warm-up"])  # model loading is not search latency
             task = bar.add_task(f"{emb_name}: search", total=n_q * len(presets))
             for i in picked:
                 mind, dia = minds[i]
