@@ -165,3 +165,40 @@ def test_recall_over_two_minds(config: Config, clock: FrozenClock, mind: Mind) -
         hits = mind.recall("beagle Rosie vet", others=[ws], limit=5)
     assert {h.mind for h in hits} == {"recall", "workspace"}
     assert {h.mind for h in hits[:2]} == {"recall", "workspace"}  # both top hits, attributed
+
+
+class FakeLLMBrain:
+    """A brain that claims to be an LLM: reverses rankings, rewrites deterministically."""
+
+    def __init__(self) -> None:
+        self.rewrites: list[str] = []
+
+    def status(self) -> object:
+        from types import SimpleNamespace
+
+        return SimpleNamespace(heuristic=False)
+
+    def rewrite_query(self, query: str, *, n: int = 3) -> list[str]:
+        self.rewrites.append(query)
+        return [f"{query} pottery", query, "marathon"][:n]
+
+    def rerank(self, query: str, candidates: Sequence[str]) -> list[int]:
+        return list(reversed(range(len(candidates))))
+
+    def is_useful(self, response: str, memory: str) -> bool:
+        return "beagle" in memory
+
+
+def test_brain_rewrites_rerank_and_usefulness(mind: Mind) -> None:
+    from salience.search.pipeline import Recall
+
+    brain = FakeLLMBrain()
+    rec = Recall(mind.store, clock=mind.clock, embed=mind.embedder.embed_queries, brain=brain)
+    plain = mind.search("beagle Rosie", preset="formula", feedback=False, limit=5)
+    hits = rec.search("beagle Rosie", preset="formula", feedback=False, limit=5)
+    assert brain.rewrites == ["beagle Rosie"]
+    assert any("text~1_rank" in h.explanation for h in hits)  # a rewrite's candidates
+    assert hits[-1].explanation.get("rerank_position") == float(len(hits))
+    assert plain[0].memory.id != hits[0].memory.id  # the reversed order was applied
+    verdicts = rec.evaluate_usefulness("anything", plain[:2])
+    assert verdicts[plain[0].memory.id] is True

@@ -22,7 +22,7 @@ from ..clock import Clock
 from ..models import Importance, Memory, MemoryFilter, SearchHit
 from . import rank as R
 from .candidates import Deadline, EmbedQueries, Gathered, QuerySpec, gather, gather_within
-from .catchup import is_catch_up, select_catch_up
+from .catchup import RECENT_CONTEXT, is_catch_up, select_catch_up
 from .config import SearchConfig, get_preset
 from .feedback import lexical_useful, record_retrievals, record_usefulness
 from .temporal import parse_time_range
@@ -345,16 +345,16 @@ class Recall:
         """Design B's catch-up selection (see `catchup.py`), newest decisions first."""
         key = MemoryFilter(importance=[Importance.CRITICAL, Importance.IMPORTANT])
         pool = {m.id: m for m in self.store.list(key, limit=limit * 4, order="created_desc")}
-        for c in self.store.search_text(["decided", "decision"], limit=limit * 8):
-            pool.setdefault(c.id, None)  # type: ignore[arg-type]
-        missing = [i for i, m in pool.items() if m is None]
-        for m in self.store.get_many(missing):
-            pool[m.id] = m
+        # decisions: full-text narrows the candidates, `is_decision` applies design B's LIKEs
+        words = self.store.search_text(["decided", "decision"], limit=limit * 8)
+        pool.update(
+            (m.id, m) for m in self.store.get_many([c.id for c in words if c.id not in pool])
+        )
         usable = MemoryFilter(
             importance=[Importance.CRITICAL, Importance.IMPORTANT, Importance.NORMAL]
         )
-        recent = self.store.list(usable, limit=limit + 3, order="created_desc")
-        chosen = select_catch_up([m for m in pool.values() if m is not None], recent, limit)
+        recent = self.store.list(usable, limit=limit + RECENT_CONTEXT, order="created_desc")
+        chosen = select_catch_up(pool.values(), recent, limit)
         hits = [
             SearchHit(
                 memory=m, score=1.0 / (pos + 1), explanation={"catch_up": 1.0}, mind=self.mind
