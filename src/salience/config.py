@@ -90,7 +90,7 @@ class Config(BaseSettings):
     )
 
     # -- recall ------------------------------------------------------------------------------
-    search_preset: str = "rrf-balanced"
+    search_preset: str = "formula"  # best on LoCoMo, see docs/benchmarks.md
     rrf_k: int = Field(default=60, ge=1)
     candidate_pool: int = Field(default=50, ge=1)
 
