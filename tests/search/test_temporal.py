@@ -51,3 +51,39 @@ def test_contains_is_half_open() -> None:
     assert span is not None
     assert span.contains(d(2024, 3, 13)) and not span.contains(d(2024, 3, 14))
     assert not span.contains(None)
+
+
+def test_recency_intent_phrases():
+    from salience.search.temporal import wants_recent
+
+    for q in ["Where does Maya live these days?", "Who is her current employer?",
+              "Is she still vegetarian?", "What is she reading at the moment?", "latest news"]:
+        assert wants_recent(q), q
+    for q in ["Where did Maya live in March?", "What is the dog called?", "nowhere to go"]:
+        assert not wants_recent(q), q
+
+
+def test_recency_intent_prefers_the_newest_statement(tmp_path):
+    from dataclasses import replace
+    from datetime import UTC, datetime
+
+    from salience import Config, FrozenClock, Mind
+    from salience.search.config import get_preset
+
+    cfg = Config(home=tmp_path, embedder="hash")
+    clock = FrozenClock(datetime(2026, 7, 1, tzinfo=UTC))
+    on = get_preset("formula")
+    off = replace(on, recency_intent=False)
+    with Mind.open("recent", config=cfg, clock=clock) as m:
+        m.add("Maya lives in Leeds.", occurred_at=datetime(2026, 3, 1, tzinfo=UTC))
+        m.add("Maya lives in Lisbon.", occurred_at=datetime(2026, 6, 1, tzinfo=UTC))
+
+        def gap(preset):
+            hits = m.search("where does Maya live these days", limit=2, preset=preset, feedback=False)
+            by = {("Lisbon" in h.memory.content): h for h in hits}
+            return by[True].score - by[False].score, by[True]
+
+        gap_off, _ = gap(off)
+        gap_on, newest = gap(on)
+    assert gap_on > gap_off
+    assert newest.explanation["recency_intent"] == 1.0

@@ -59,6 +59,9 @@ class SearchConfig:
         time_aware: parse temporal phrases ("last week", "in May 2023") and boost memories whose
             `occurred_at` falls in the range (a boost, not a filter: parsing is never certain).
         time_boost: multiplier of an in-range memory's score (ranking="rrf").
+        recency_intent: for queries about the present ("these days", "currently", "still")
+            with no explicit date, scale candidates by up to `time_boost` by their position
+            in time (newest most): the newest statement of a changing fact wins.
         context_window: neighbouring turns (same session, |Δt| ≤ window) whose score spills
             over to a hit; 0 disables it.
         context_weight: the share of a neighbour's score that spills over.
@@ -81,6 +84,7 @@ class SearchConfig:
     hop_penalty: float = 0.8
     time_aware: bool = True
     time_boost: float = 1.5
+    recency_intent: bool = True
     context_window: int = 0
     context_weight: float = 0.0
     formula_bm25_scale: float = 0.1

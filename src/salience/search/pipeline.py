@@ -25,7 +25,7 @@ from .candidates import Deadline, EmbedQueries, Gathered, QuerySpec, gather, gat
 from .catchup import RECENT_CONTEXT, is_catch_up, select_catch_up
 from .config import SearchConfig, get_preset
 from .feedback import lexical_useful, record_retrievals, record_usefulness
-from .temporal import parse_time_range
+from .temporal import parse_time_range, wants_recent
 
 if TYPE_CHECKING:
     from ..store.base import Store
@@ -228,13 +228,38 @@ class Recall:
     ) -> list[R.Ranked]:
         span = parse_time_range(query, now)
         if span is None:
-            return ranked
+            return self._recency_boost(query, ranked, memories, cfg) if cfg.recency_intent else ranked
         out = []
         for i, s, e in ranked:
             m = memories[i]
             inside = span.contains(m.occurred_at or m.created_at)
             s2 = R.scale_score(s, cfg.time_boost) if inside else s
             out.append((i, s2, {**e, "time_match": 1.0 if inside else 0.0}))
+        out.sort(key=lambda r: (-r[1], r[0]))
+        return out
+
+    def _recency_boost(
+        self,
+        query: str,
+        ranked: list[R.Ranked],
+        memories: Mapping[str, Memory],
+        cfg: SearchConfig,
+    ) -> list[R.Ranked]:
+        """Recency intent ("these days", "currently", ...): scale each candidate by
+        1 + (time_boost − 1) · its position in time among the candidates (oldest 0, newest 1)."""
+        if not wants_recent(query) or len(ranked) < 2:
+            return ranked
+        when = {i: (memories[i].occurred_at or memories[i].created_at) for i, _, _ in ranked}
+        stamps = sorted(t.timestamp() for t in when.values() if t is not None)
+        if not stamps or stamps[0] == stamps[-1]:
+            return ranked
+        lo, hi = stamps[0], stamps[-1]
+        out = []
+        for i, s, e in ranked:
+            t = when[i]
+            pos = (t.timestamp() - lo) / (hi - lo) if t is not None else 0.0
+            factor = 1.0 + (cfg.time_boost - 1.0) * pos
+            out.append((i, R.scale_score(s, factor), {**e, "recency_intent": pos}))
         out.sort(key=lambda r: (-r[1], r[0]))
         return out
 

@@ -168,3 +168,17 @@ def parse_time_range(query: str, now: datetime) -> TimeRange | None:
             return TimeRange(start, start + timedelta(days=1), phrase)
         return TimeRange(*_relative(match[1], now), phrase)
     return None
+
+
+# Questions about the present state ("where does she live these days?") want the newest
+# statement: older ones about the same thing are the likeliest to be stale.
+_RE_RECENCY = re.compile(
+    r"\b(these days|nowadays|lately|currently|current|at the moment|right now|now|"
+    r"latest|most recent(?:ly)?|these days|any more|anymore|still)\b",
+    re.I,
+)
+
+
+def wants_recent(query: str) -> bool:
+    """True if `query` asks about the current state of something (recency intent)."""
+    return _RE_RECENCY.search(query) is not None

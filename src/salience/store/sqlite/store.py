@@ -37,6 +37,7 @@ from .vectors import VectorIndex, VectorSnapshot, from_blob, to_blob
 
 VECTOR_GENERATION_KEY = "vector_generation"  # bumped when stored vectors are deleted/replaced
 _MAX_VARS = 900  # stay below SQLite's host-parameter limit
+MIN_TEXT_RELEVANCE = 1e-3  # raw -bm25() below this means only non-informative terms matched
 
 
 class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
@@ -367,9 +368,13 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
                     rows = self._db.execute(q, (expr, *params, limit)).fetchall()
             except sqlite3.OperationalError as e:  # only reachable through a bug in fts_expression
                 raise StoreError(f"full-text search failed for {expr!r}: {e}") from e
+        # FTS5 clamps the IDF of a term found in more than half of the rows to 1e-6: a row that
+        # matched only such terms (a speaker name on every turn, say) carries no evidence, and
+        # letting it in would rank arbitrary short rows as the "best" keyword matches.
+        informative = [r for r in rows if r[1] > MIN_TEXT_RELEVANCE]
         return [
-            Candidate(id=r[0], rank=i, score=max(r[1], 0.0) / (1.0 + max(r[1], 0.0)))
-            for i, r in enumerate(rows, start=1)
+            Candidate(id=r[0], rank=i, score=r[1] / (1.0 + r[1]))
+            for i, r in enumerate(informative, start=1)
         ]
 
     def _fts_rows(self) -> int:
