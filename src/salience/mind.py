@@ -434,7 +434,7 @@ class Mind:
         return self._recall().evaluate_usefulness(response, prefetched)
 
     def _recall(self) -> Recall:
-        from .search.pipeline import Recall, default_brain
+        from .search.pipeline import Recall
 
         rec = self.__dict__.get("_recall_paths")
         if rec is None:
@@ -442,7 +442,7 @@ class Mind:
                 self.store,
                 clock=self.clock,
                 embed=lambda t: self.embedder.embed_queries(list(t)),
-                brain=getattr(self, "brain", None) or default_brain(self.config),
+                brain=self._ingest().brain,  # one brain per mind: its calls are all logged
                 mind=self.name,
             )
             self.__dict__["_recall_paths"] = rec

@@ -286,3 +286,10 @@ def test_auto_reopens_a_mind_with_the_local_model_it_was_built_with(config: Conf
     with Mind.open("hashmind", config=auto) as m:
         assert m.embedder.dim == 48 and m.embedder.model.startswith("salience-hash")
         assert m.search("hash embedder", limit=1)[0].memory.content == "built with the hash embedder"
+
+
+def test_recall_model_calls_are_logged(mind: Mind):
+    mind.add("Maya's dog Biscuit is a beagle.")
+    mind.search("what is the dog called?", limit=3)
+    sites = {r["call_site"] for r in mind.store.interactions(limit=50)}
+    assert "query_rewrite" in sites or any("rewrite" in s for s in sites), sites

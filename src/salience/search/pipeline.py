@@ -61,16 +61,6 @@ def is_llm(brain: RecallBrain | None) -> bool:
         return False
 
 
-def default_brain(config: Any) -> RecallBrain | None:
-    """The brain `config` asks for (`salience.llm.make_brain`), or None when that is absent."""
-    try:
-        from ..llm import make_brain  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    brain: RecallBrain = make_brain(config)
-    return brain
-
-
 def trajectory(messages: Sequence[str], current: str, n: int = TRAJECTORY_MESSAGES) -> str:
     """Design A's trajectory string: the last `n` user messages and the current one."""
     recent = [m.strip() for m in messages if m and m.strip()][-n:]
