@@ -72,8 +72,8 @@ def test_recency_intent_prefers_the_newest_statement(tmp_path):
 
     cfg = Config(home=tmp_path, embedder="hash")
     clock = FrozenClock(datetime(2026, 7, 1, tzinfo=UTC))
-    on = get_preset("formula")
-    off = replace(on, recency_intent=False)
+    off = replace(get_preset("formula"), recency_intent=False)
+    on = replace(off, recency_intent=True)
     with Mind.open("recent", config=cfg, clock=clock) as m:
         m.add("Maya lives in Leeds.", occurred_at=datetime(2026, 3, 1, tzinfo=UTC))
         m.add("Maya lives in Lisbon.", occurred_at=datetime(2026, 6, 1, tzinfo=UTC))
