@@ -358,6 +358,11 @@ from .cli_transfer import register as _register_transfer_commands  # noqa: E402
 
 _register_transfer_commands(app)
 
+# config, layers and recall: `config show`, `awareness`, `identity`, `context`, `catch-up`, ...
+from .cli_more import register as _register_more_commands  # noqa: E402
+
+_register_more_commands(app)
+
 
 def main() -> None:
     """Console-script entry point."""
