@@ -142,7 +142,7 @@ DRAIN_CHILD = textwrap.dedent(
     sys.path.insert(0, sys.argv[1])
     from pathlib import Path
     from datetime import UTC, datetime
-    from helpers import ScriptedBrain, open_mind
+    from ingest_helpers import ScriptedBrain, open_mind
     from salience.clock import FrozenClock
     from salience.config import Config
 
@@ -165,7 +165,7 @@ def test_repeated_sigkill_during_drain(tmp_path: Path, rng: random.Random) -> No
     ingest_tests = str(ROOT / "tests" / "ingest")
     sys.path.insert(0, ingest_tests)
     try:
-        from helpers import ScriptedBrain, open_mind
+        from ingest_helpers import ScriptedBrain, open_mind
     finally:
         sys.path.remove(ingest_tests)
     cfg = Config(home=tmp_path / "home", embedder="hash")

@@ -38,6 +38,7 @@ from .vectors import VectorIndex, VectorSnapshot, from_blob, to_blob
 VECTOR_GENERATION_KEY = "vector_generation"  # bumped when stored vectors are deleted/replaced
 _MAX_VARS = 900  # stay below SQLite's host-parameter limit
 MIN_TEXT_RELEVANCE = 1e-3  # raw -bm25() below this means only non-informative terms matched
+MIN_ROWS_FOR_IDF = 16  # below this many rows, "in more than half the rows" says nothing
 
 
 class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
@@ -368,13 +369,19 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
                     rows = self._db.execute(q, (expr, *params, limit)).fetchall()
             except sqlite3.OperationalError as e:  # only reachable through a bug in fts_expression
                 raise StoreError(f"full-text search failed for {expr!r}: {e}") from e
-        # FTS5 clamps the IDF of a term found in more than half of the rows to 1e-6: a row that
-        # matched only such terms (a speaker name on every turn, say) carries no evidence, and
-        # letting it in would rank arbitrary short rows as the "best" keyword matches.
-        informative = [r for r in rows if r[1] > MIN_TEXT_RELEVANCE]
+        # FTS5 clamps the IDF of a term found in more than half of the rows to 1e-6. In a mind
+        # of some size, a row that matched only such terms (a speaker name on every turn, say)
+        # carries no keyword evidence: it stays a candidate but with score 0, so rankers that
+        # normalise relevance by the best match don't promote arbitrary short rows. (In a tiny
+        # mind every term is "frequent", so raw scores are kept there.)
+        weak = any(r[1] <= MIN_TEXT_RELEVANCE for r in rows)
+        zero = weak and self._fts_rows() >= MIN_ROWS_FOR_IDF
         return [
-            Candidate(id=r[0], rank=i, score=r[1] / (1.0 + r[1]))
-            for i, r in enumerate(informative, start=1)
+            Candidate(
+                id=r[0], rank=i,
+                score=0.0 if zero and r[1] <= MIN_TEXT_RELEVANCE else r[1] / (1.0 + r[1]),
+            )
+            for i, r in enumerate(rows, start=1)
         ]
 
     def _fts_rows(self) -> int:
