@@ -307,7 +307,7 @@ def test_concurrent_writers_lose_nothing(make_store, store):
         try:
             for i in range(25):
                 h.insert([mem(f"writer {k} item {i}", i)], np.stack([unit(1, k, i)]))
-        except BaseException as e:  # noqa: BLE001
+        except BaseException as e:
             errors.append(e)
 
     threads = [threading.Thread(target=work, args=(h, k)) for k, h in enumerate(handles)]
