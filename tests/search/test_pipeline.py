@@ -202,3 +202,11 @@ def test_brain_rewrites_rerank_and_usefulness(mind: Mind) -> None:
     assert plain[0].memory.id != hits[0].memory.id  # the reversed order was applied
     verdicts = rec.evaluate_usefulness("anything", plain[:2])
     assert verdicts[plain[0].memory.id] is True
+
+
+def test_text_matches_without_evidence_are_not_candidates():
+    from salience.models import Candidate
+    from salience.search.candidates import informative
+
+    cands = [Candidate("a", 1, 0.8), Candidate("b", 2, 0.0), Candidate("c", 3, 0.3)]
+    assert [(c.id, c.rank) for c in informative(cands)] == [("a", 1), ("c", 2)]

@@ -124,7 +124,7 @@ def gather(
             terms = query_terms(q.text)
             stage(
                 source_key("text", q.key),
-                lambda t=terms, p=q.pool: store.search_text(t, limit=p, flt=flt),
+                lambda t=terms, p=q.pool: informative(store.search_text(t, limit=p, flt=flt)),
             )
         if "entity" in sources:
             grams = entity_ngrams(q.text)
@@ -178,3 +178,13 @@ def gather_within(
         snap.skipped.append("deadline")
         return snap
     return box.snapshot()
+
+
+def informative(cands: list[Candidate]) -> list[Candidate]:
+    """Full-text candidates that carry keyword evidence: a store reports score 0 for a row that
+    matched only terms found in most of the mind (no IDF), which would otherwise enter the
+    fusion as an arbitrary "keyword match". Ranks are renumbered."""
+    kept = [c for c in cands if c.score > 0]
+    if len(kept) == len(cands):
+        return cands
+    return [Candidate(id=c.id, rank=i, score=c.score) for i, c in enumerate(kept, start=1)]
