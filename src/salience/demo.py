@@ -69,7 +69,8 @@ def run_demo(mind: Mind, *, limit: int = 3) -> DemoResult:
     ids = mind.add_many(demo_turns(data))
     result = DemoResult(ingested=len(set(ids)))
     for q in data["questions"]:
-        hits = mind.search(q["query"], limit=limit)
+        # feedback off: each question sees the same mind (a retrieval would bump salience)
+        hits = mind.search(q["query"], limit=limit, feedback=False)
         found = next(
             (
                 rank

@@ -61,8 +61,10 @@ def run_and_kill(
 
     def reader() -> None:
         assert child.stdout is not None
-        for line in child.stdout:
-            line = line.rstrip("\n")
+        for raw in child.stdout:
+            if not raw.endswith("\n"):
+                continue  # a line cut short by the kill was never acknowledged
+            line = raw.rstrip("\n")
             if line == start_word:
                 started.set()
             elif line.startswith("ACK "):

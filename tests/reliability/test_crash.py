@@ -53,7 +53,7 @@ ADD_CHILD = textwrap.dedent(
         items.append(f"run {run} batch {b} item long: " + long_tail)
         ids = mind.add_many(items)
         for i in ids:
-            print("ACK", i, flush=True)
+            print(f"ACK {i}", flush=True)
         b += 1
     """
 ).replace("{batch}", str(BATCH))
