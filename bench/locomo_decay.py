@@ -23,12 +23,22 @@ from rich.console import Console
 import locomo
 
 
-def with_decay(days: float, stats: dict[str, Any]) -> Any:
-    """`locomo.build_mind` followed by `days` of simulated maintenance."""
+def with_decay(days: float, stats: dict[str, Any], mode: str = "since-ingest") -> Any:
+    """`locomo.build_mind` followed by `days` of simulated maintenance.
+
+    mode "since-ingest": every memory gets exactly `days` of decay (maintenance is taken to
+    have run at ingestion time); "full-age": the first maintenance run decays each memory from
+    its own creation date — a year for LoCoMo's early sessions — and prunes accordingly.
+    """
+    from salience.clock import format_ts
+    from salience.maintenance.job import LAST_RUN_KEY
+
     original = locomo.build_mind
 
     def build(conv: Any, embedder: Any, home: Path, name: str) -> Any:
         mind, dia = original(conv, embedder, home, name)
+        if mode == "since-ingest":
+            mind.store.set_meta(LAST_RUN_KEY, format_ts(mind.clock.now()) or "")
         mind.clock.advance(days=days)  # type: ignore[attr-defined]
         report = mind.maintain()
         stats.setdefault("decayed", 0)
@@ -52,6 +62,10 @@ class _Args(argparse.Namespace):
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--decay-days", type=float, default=30.0)
+    ap.add_argument(
+        "--mode", choices=("since-ingest", "full-age"), default="since-ingest",
+        help="decay N days from ingestion, or from each memory's creation date (with pruning)",
+    )
     args, rest = ap.parse_known_args(argv)
     ap2 = argparse.ArgumentParser()
     for opt in ("--data", "--embedder", "--presets", "--conversations", "--json", "--cache"):
@@ -64,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     base = locomo.run(largs, console)
     console.print(locomo.table(base))
     stats: dict[str, Any] = {}
-    locomo.build_mind = with_decay(args.decay_days, stats)
+    locomo.build_mind = with_decay(args.decay_days, stats, args.mode)
     decayed = locomo.run(largs, console)
     console.print(locomo.table(decayed))
     console.print(f"maintenance after {args.decay_days:g} days: {stats}")
@@ -72,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         after = decayed["runs"][name]["overall"]["R@10"]
         console.print(
             f"{name}: R@10 {r['overall']['R@10']:.4f} without decay, {after:.4f} with "
-            f"{args.decay_days:g}-day decay"
+            f"{args.decay_days:g}-day decay ({args.mode})"
         )
     return 0
 
