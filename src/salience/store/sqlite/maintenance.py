@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -25,8 +25,7 @@ class MaintenanceMixin:
     _db: sqlite3.Connection
     _lock: threading.RLock
 
-    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:  # provided by SQLiteStore
-        raise NotImplementedError
+    _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]  # provided by SQLiteStore
 
     def set_scores(
         self, updates: Sequence[ScoreUpdate], *, meta: Mapping[str, str] | None = None
