@@ -223,7 +223,22 @@ class IngestService:
                 break
             chain[nxt.id] = nxt
             cur = nxt
-        return sorted(chain.values(), key=lambda m: (m.created_at or start.created_at, m.id))
+
+
+        def hops_to_newest(m: Memory) -> int:  # how many replacements followed it
+            n, seen = 0, {m.id}
+            while m.superseded_by in chain and m.superseded_by not in seen:
+                m = chain[m.superseded_by]
+                seen.add(m.id)
+                n += 1
+            return n
+
+        # Order by the supersession links themselves (ids and timestamps can tie within a
+        # millisecond), then by time.
+        return sorted(
+            chain.values(),
+            key=lambda m: (-hops_to_newest(m), m.created_at or start.created_at, m.id),
+        )
 
     # -- importers --------------------------------------------------------------------------------
     def import_file(
