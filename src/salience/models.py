@@ -11,6 +11,7 @@ import json
 import math
 import os
 import re
+import threading
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from enum import StrEnum
@@ -92,12 +93,29 @@ def content_hash(content: str) -> str:
     return hashlib.sha256(content.strip().encode("utf-8")).hexdigest()
 
 
+_id_lock = threading.Lock()
+_id_last = [0, 0]  # (ms, sequence) of the last id made by this process
+
+
 def new_id() -> str:
-    """A 32-hex-character id, time-ordered (48-bit ms timestamp + 80 random bits)."""
+    """A 32-hex-character id: 48-bit ms timestamp, 16-bit sequence, 64 random bits.
+
+    Ids made by one process are strictly increasing, even within a millisecond or if the wall
+    clock steps back, so sorting by id keeps creation order wherever ids break ties.
+    """
     import time
 
     ms = time.time_ns() // 1_000_000
-    return f"{ms:012x}{os.urandom(10).hex()}"
+    with _id_lock:
+        last_ms, last_seq = _id_last
+        if ms <= last_ms:
+            ms, seq = last_ms, last_seq + 1
+            if seq > 0xFFFF:
+                ms, seq = ms + 1, 0
+        else:
+            seq = 0
+        _id_last[0], _id_last[1] = ms, seq
+    return f"{ms:012x}{seq:04x}{os.urandom(8).hex()}"
 
 
 _ID_RE = re.compile(r"^[0-9a-f]{32}$")

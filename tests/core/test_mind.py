@@ -293,3 +293,11 @@ def test_recall_model_calls_are_logged(mind: Mind):
     mind.search("what is the dog called?", limit=3)
     sites = {r["call_site"] for r in mind.store.interactions(limit=50)}
     assert "query_rewrite" in sites or any("rewrite" in s for s in sites), sites
+
+
+def test_ids_increase_within_a_process():
+    from salience.models import check_id, new_id
+
+    ids = [new_id() for _ in range(20_000)]  # many share a millisecond
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    assert all(check_id(i) for i in ids[:5])
