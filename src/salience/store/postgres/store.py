@@ -47,7 +47,6 @@ from ...errors import EmbedderMismatch, InvalidInput, NotFound, StoreError
 from ...models import (
     Candidate,
     EmbeddingInfo,
-    FrameType,
     Importance,
     Memory,
     MemoryFilter,
@@ -58,6 +57,7 @@ from ...models import (
 from .. import check_mind_name
 from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
+from ..rows import memory_from_row
 from . import pool, sql
 from .graph import GraphMixin
 from .layers import LayersMixin
@@ -788,62 +788,4 @@ def _params(m: Memory) -> tuple[Any, ...]:
 
 
 def _memory(row: Sequence[Any]) -> Memory:
-    (
-        _pk,
-        id_,
-        content,
-        summary,
-        mtype,
-        importance,
-        source,
-        salience,
-        confidence,
-        usefulness,
-        retrieval_count,
-        last_retrieved_at,
-        tags,
-        entities,
-        superseded_by,
-        related_ids,
-        parent_id,
-        chunk_index,
-        session_id,
-        t,
-        frame_type,
-        base_frame_id,
-        pinned,
-        occurred_at,
-        metadata,
-        chash,
-        created_at,
-        updated_at,
-    ) = row[:28]
-    return Memory(
-        content=content,
-        id=id_,
-        summary=summary,
-        memory_type=MemoryType(mtype),
-        importance=Importance(importance),
-        source=Source(source),
-        salience=float(salience),
-        confidence=float(confidence),
-        usefulness=float(usefulness),
-        retrieval_count=int(retrieval_count),
-        last_retrieved_at=_ts(last_retrieved_at),
-        tags=list(tags),
-        entities=list(entities),
-        superseded_by=superseded_by,
-        related_ids=list(related_ids),
-        parent_id=parent_id,
-        chunk_index=int(chunk_index),
-        session_id=session_id,
-        t=int(t) if t is not None else None,
-        frame_type=FrameType(frame_type),
-        base_frame_id=base_frame_id,
-        pinned=bool(pinned),
-        occurred_at=_ts(occurred_at),
-        metadata=metadata,
-        content_hash=chash,
-        created_at=_ts(created_at),
-        updated_at=_ts(updated_at),
-    )
+    return memory_from_row(row, ts=_ts, array=list, obj=lambda m: m)

@@ -17,7 +17,6 @@ from ...errors import EmbedderMismatch, InvalidInput, NotFound, StoreError
 from ...models import (
     Candidate,
     EmbeddingInfo,
-    FrameType,
     Importance,
     Memory,
     MemoryFilter,
@@ -27,6 +26,7 @@ from ...models import (
 )
 from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
+from ..rows import memory_from_row
 from . import sql
 from .graph import GraphMixin
 from .layers import LayersMixin
@@ -651,62 +651,4 @@ def _params(m: Memory) -> tuple[Any, ...]:
 
 
 def _memory(row: Sequence[Any]) -> Memory:
-    (
-        _pk,
-        id_,
-        content,
-        summary,
-        mtype,
-        importance,
-        source,
-        salience,
-        confidence,
-        usefulness,
-        retrieval_count,
-        last_retrieved_at,
-        tags,
-        entities,
-        superseded_by,
-        related_ids,
-        parent_id,
-        chunk_index,
-        session_id,
-        t,
-        frame_type,
-        base_frame_id,
-        pinned,
-        occurred_at,
-        metadata,
-        chash,
-        created_at,
-        updated_at,
-    ) = row
-    return Memory(
-        content=content,
-        id=id_,
-        summary=summary,
-        memory_type=MemoryType(mtype),
-        importance=Importance(importance),
-        source=Source(source),
-        salience=salience,
-        confidence=confidence,
-        usefulness=usefulness,
-        retrieval_count=retrieval_count,
-        last_retrieved_at=parse_ts(last_retrieved_at),
-        tags=json.loads(tags),
-        entities=json.loads(entities),
-        superseded_by=superseded_by,
-        related_ids=json.loads(related_ids),
-        parent_id=parent_id,
-        chunk_index=chunk_index,
-        session_id=session_id,
-        t=t,
-        frame_type=FrameType(frame_type),
-        base_frame_id=base_frame_id,
-        pinned=bool(pinned),
-        occurred_at=parse_ts(occurred_at),
-        metadata=json.loads(metadata),
-        content_hash=chash,
-        created_at=parse_ts(created_at),
-        updated_at=parse_ts(updated_at),
-    )
+    return memory_from_row(row, ts=parse_ts, array=json.loads, obj=json.loads)
