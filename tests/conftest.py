@@ -50,7 +50,9 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def backend_config(backend: str, config: Config, request: pytest.FixtureRequest) -> Config:
-    """`config` pointed at the parametrised backend."""
+    """`config` pointed at the parametrised backend ("sqlite-hnsw": SQLite with the HNSW index)."""
+    if backend == "sqlite-hnsw":
+        return config.model_copy(update={"sqlite_vector_index": "hnsw"})
     if backend == "postgres":
         dsn = request.getfixturevalue("pg_dsn")
         return config.model_copy(update={"backend": "postgres", "dsn": SecretStr(dsn)})

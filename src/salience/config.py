@@ -30,6 +30,18 @@ class Config(BaseSettings):
     backend: Literal["sqlite", "postgres"] = "sqlite"
     dsn: SecretStr | None = Field(default=None, description="PostgreSQL DSN (backend=postgres)")
     sqlite_busy_timeout_ms: int = Field(default=10_000, ge=0)
+    sqlite_vector_index: Literal["auto", "exact", "hnsw"] = Field(
+        default="auto",
+        description="SQLite vector search: exact (numpy), hnsw (usearch), or auto (exact until "
+        "sqlite_hnsw_min_rows vectors, then hnsw)",
+    )
+    sqlite_hnsw_min_rows: int = Field(default=100_000, ge=0)
+    sqlite_hnsw_dtype: Literal["i8", "f16", "f32"] = Field(
+        default="i8", description="HNSW vector storage; results are re-scored on float32"
+    )
+    sqlite_hnsw_connectivity: int = Field(default=16, ge=2, le=128)
+    sqlite_hnsw_ef_construction: int = Field(default=64, ge=8)
+    sqlite_hnsw_ef_search: int = Field(default=64, ge=8)
     pg_pool_max: int = Field(default=10, ge=1)
     pg_hnsw_ef_search: int = Field(default=100, ge=1)
 

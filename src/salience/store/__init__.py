@@ -55,7 +55,21 @@ def open_store(config: Config, name_or_path: str | Path, *, backend: str | None 
         else:
             name = check_mind_name(name_or_path)
             path = sqlite_path(config, name)
-        return SQLiteStore(path, mind=name, busy_timeout_ms=config.sqlite_busy_timeout_ms)
+        from .sqlite.hnsw import HnswParams
+
+        return SQLiteStore(
+            path,
+            mind=name,
+            busy_timeout_ms=config.sqlite_busy_timeout_ms,
+            vector_index=config.sqlite_vector_index,
+            hnsw_min_rows=config.sqlite_hnsw_min_rows,
+            hnsw=HnswParams(
+                dtype=config.sqlite_hnsw_dtype,
+                connectivity=config.sqlite_hnsw_connectivity,
+                ef_construction=config.sqlite_hnsw_ef_construction,
+                ef_search=config.sqlite_hnsw_ef_search,
+            ),
+        )
     if backend == "postgres":
         if isinstance(name_or_path, Path):
             raise InvalidInput("the postgres backend opens minds by name, not by file path")

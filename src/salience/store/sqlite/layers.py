@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -27,6 +27,7 @@ from ...layers.records import (
 )
 from ...models import FrameType, Memory
 from . import sql
+from .filters import chunks as _chunks
 
 if TYPE_CHECKING:
     _Base = Any
@@ -199,11 +200,6 @@ class LayersMixin(_Base):
                 q = sql.VISIBLE_AS_OF.format(marks=", ".join("?" for _ in chunk))
                 out.update(r[0] for r in self._db.execute(q, (*chunk, t, t)))
         return out
-
-
-def _chunks(values: list[Any], size: int = 900) -> Iterator[list[Any]]:
-    for i in range(0, len(values), size):
-        yield values[i : i + size]
 
 
 def _identity_params(i: Identity) -> tuple[Any, ...]:

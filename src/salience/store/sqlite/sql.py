@@ -22,6 +22,7 @@ PAGE_COUNT = "PRAGMA page_count"
 PAGE_SIZE = "PRAGMA page_size"
 
 BEGIN_WRITE = "BEGIN IMMEDIATE"
+BEGIN_READ = "BEGIN"
 COMMIT = "COMMIT"
 ROLLBACK = "ROLLBACK"
 
@@ -119,10 +120,6 @@ SET_META = (
     "INSERT INTO meta (key, value) VALUES (?, ?) "
     "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 )
-BUMP_META_COUNTER = (
-    "INSERT INTO meta (key, value) VALUES (?, '1') "
-    "ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)"
-)
 
 # -- memories ----------------------------------------------------------------------------------
 MEMORY_COLUMNS = (
@@ -189,6 +186,39 @@ VECTORS_BY_IDS = (
     "WHERE m.id IN ({marks})"
 )
 VECTOR_BY_PK = "SELECT embedding FROM memory_vectors WHERE pk = ?"
+VECTORS_BY_PKS = "SELECT pk, embedding FROM memory_vectors WHERE pk IN ({marks})"
+VECTOR_COUNT = "SELECT count(*) FROM memory_vectors"
+
+# The vector change log: every replaced or deleted vector (and an insert that reuses the pk of a
+# deleted row) leaves its pk here, so a cached index in any process catches up by replaying the
+# pks after the last sequence number it saw instead of reloading every vector.
+MIGRATION_VECTOR_CHANGES = (
+    """CREATE TABLE vector_changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        pk INTEGER NOT NULL
+    )""",
+    "CREATE INDEX vector_changes_pk ON vector_changes (pk)",
+    """CREATE TRIGGER vector_changes_delete AFTER DELETE ON memory_vectors BEGIN
+        INSERT INTO vector_changes (pk) VALUES (old.pk);
+    END""",
+    """CREATE TRIGGER vector_changes_update AFTER UPDATE ON memory_vectors BEGIN
+        INSERT INTO vector_changes (pk) VALUES (old.pk);
+    END""",
+    """CREATE TRIGGER vector_changes_reuse AFTER INSERT ON memory_vectors
+    WHEN new.pk <= (SELECT max(pk) FROM vector_changes) BEGIN
+        INSERT INTO vector_changes (pk) VALUES (new.pk);
+    END""",
+    # names this database, so a saved HNSW graph is never applied to another one
+    "INSERT OR IGNORE INTO meta (key, value) VALUES ('mind_uid', lower(hex(randomblob(16))))",
+)
+VECTOR_LOG_LAST = "SELECT coalesce(max(seq), 0) FROM vector_changes"
+VECTOR_LOG_FIRST = "SELECT coalesce(min(seq), 0) FROM vector_changes"
+VECTOR_LOG_AFTER = "SELECT DISTINCT pk FROM vector_changes WHERE seq > ? AND pk <= ?"
+# Keep the row with the highest pk: the reuse trigger compares new pks against it.
+VECTOR_LOG_TRIM = (
+    "DELETE FROM vector_changes WHERE seq <= ? "
+    "AND pk < (SELECT max(pk) FROM vector_changes)"
+)
 
 # -- candidates --------------------------------------------------------------------------------
 # bm25() weights: content, summary, entities. Lower (more negative) is better.
@@ -227,7 +257,7 @@ ORDERS = {
     "occurred_asc": "coalesce(m.occurred_at, m.created_at) ASC, m.pk ASC",
 }
 
-# Filter fragments (MemoryFilter → WHERE), combined by `filter_clause` in store.py.
+# Filter fragments (MemoryFilter → WHERE), combined by `filter_clause` in filters.py.
 F_NOT_SUPERSEDED = "m.superseded_by IS NULL"
 F_TYPES = "m.memory_type IN ({marks})"
 F_SOURCES = "m.source IN ({marks})"

@@ -1,4 +1,4 @@
-"""`SQLiteStore`: one mind in one SQLite file (WAL, FTS5, exact numpy vector search)."""
+"""`SQLiteStore`: one mind in one SQLite file (WAL, FTS5, cached exact or HNSW vector search)."""
 
 from __future__ import annotations
 
@@ -17,36 +17,48 @@ from ...errors import EmbedderMismatch, InvalidInput, NotFound, StoreError
 from ...models import (
     Candidate,
     EmbeddingInfo,
-    Importance,
     Memory,
     MemoryFilter,
-    MemoryType,
-    Source,
     normalize_entity,
 )
 from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
 from ..rows import memory_from_row
 from . import sql
+from .filters import chunks as _chunks
+from .filters import filter_clause
+from .filters import marks as _marks
+from .filters import only_superseded_filter as _only_superseded_filter
 from .graph import GraphMixin
+from .hnsw import HnswParams
 from .layers import LayersMixin
 from .maintenance import MaintenanceMixin
 from .migrations import MIGRATIONS
 from .queue import IngestStoreMixin
-from .vectors import VectorIndex, VectorSnapshot, from_blob, to_blob
+from .vector_search import VectorIndexMode, VectorSearchMixin
+from .vectors import from_blob, to_blob
 
-VECTOR_GENERATION_KEY = "vector_generation"  # bumped when stored vectors are deleted/replaced
-_MAX_VARS = 900  # stay below SQLite's host-parameter limit
 MIN_TEXT_RELEVANCE = 1e-3  # raw -bm25() below this means only non-informative terms matched
 MIN_ROWS_FOR_IDF = 16  # below this many rows, "in more than half the rows" says nothing
 
 
-class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
+class SQLiteStore(
+    VectorSearchMixin, IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin
+):
     """A mind stored in one SQLite file. Thread-safe (one connection behind a lock)."""
 
     backend = "sqlite"
 
-    def __init__(self, path: str | Path, *, mind: str, busy_timeout_ms: int = 10_000) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        mind: str,
+        busy_timeout_ms: int = 10_000,
+        vector_index: VectorIndexMode = "auto",
+        hnsw_min_rows: int = 100_000,
+        hnsw: HnswParams | None = None,
+    ) -> None:
         self._path = Path(path)
         self._mind = mind
         self._lock = threading.RLock()
@@ -68,9 +80,7 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
         except Exception:
             self._db.close()
             raise
-        self._index: VectorIndex | None = None
-        self._index_dv: int | None = None  # data_version when the index was last synced
-        self._index_gen = ""
+        self._init_vector_cache(vector_index, hnsw_min_rows, hnsw or HnswParams())
         info = self.embedding_info()
         self._dim = info.dim if info else None
 
@@ -85,8 +95,10 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
-            self._index = None
+            try:
+                self._close_vector_cache()
+            finally:
+                self._db.close()
 
     def __enter__(self) -> SQLiteStore:
         return self
@@ -211,8 +223,9 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
         with self._tx() as db:
             fresh = self._index_is_fresh(db)
             replaced = self._update_rows(db, memories, vecs)
+            seq = self._log_position(db) if replaced else 0
         if replaced:
-            self._after_vector_change(fresh, replaced=replaced)
+            self._after_vector_change(fresh, seq, replaced=replaced)
 
     def _update_rows(
         self, db: sqlite3.Connection, memories: Sequence[Memory], vecs: np.ndarray | None
@@ -235,8 +248,6 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
             if vecs is not None:
                 db.execute(sql.UPSERT_VECTOR, (pk, to_blob(vecs[i])))
                 replaced.append((pk, vecs[i]))
-        if replaced:
-            db.execute(sql.BUMP_META_COUNTER, (VECTOR_GENERATION_KEY,))
         return replaced
 
     def delete(self, ids: Sequence[str]) -> int:
@@ -248,10 +259,9 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
             for chunk in _chunks(list(ids)):
                 q = sql.DELETE_BY_IDS.format(marks=_marks(chunk))
                 removed.extend(int(r[0]) for r in db.execute(q, chunk).fetchall())
-            if removed:
-                db.execute(sql.BUMP_META_COUNTER, (VECTOR_GENERATION_KEY,))
+            seq = self._log_position(db) if removed else 0
         if removed:
-            self._after_vector_change(fresh, removed=removed)
+            self._after_vector_change(fresh, seq, removed=removed)
         return len(removed)
 
     def _write_side_tables(
@@ -399,126 +409,6 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
             rows = self._db.execute(q, (*keys, *params, limit)).fetchall()
         return [Candidate(id=r[0], rank=i, score=float(r[1])) for i, r in enumerate(rows, start=1)]
 
-    def search_vector(
-        self, vector: np.ndarray, *, limit: int, flt: MemoryFilter | None = None
-    ) -> list[Candidate]:
-        if limit <= 0:
-            return []
-        q = np.asarray(vector, dtype=np.float32).reshape(-1)
-        if self._dim is None:
-            return []
-        if q.shape[0] != self._dim:
-            raise EmbedderMismatch(
-                f"query vector has {q.shape[0]} dimensions; mind {self._mind!r} pins {self._dim}"
-            )
-        if not np.isfinite(q).all():
-            raise InvalidInput("query vector contains NaN or infinite values")
-        flt = flt or MemoryFilter()
-        post = _only_superseded_filter(flt)
-        allowed = None
-        with self._lock:
-            snap = self._synced_index().snapshot()
-            if not post:
-                where, params = filter_clause(flt)
-                allowed = np.fromiter(
-                    (r[0] for r in self._db.execute(sql.PKS_MATCHING.format(where=where), params)),
-                    dtype=np.int64,
-                )
-                allowed.sort()
-        # The matmul runs outside the lock (numpy releases the GIL), so a full-text query on
-        # this store can run at the same time from another thread.
-        if post:
-            pks, scores = self._post_filtered(snap, q, limit, flt)
-        else:
-            pks, scores = snap.search(q, limit, allowed)
-        with self._lock:
-            ids = self._ids_for_pks(pks.tolist())
-        return [
-            Candidate(id=ids[pk], rank=i, score=float(s))
-            for i, (pk, s) in enumerate(zip(pks.tolist(), scores.tolist(), strict=True), start=1)
-            if pk in ids
-        ]
-
-    def _post_filtered(
-        self, index: VectorSnapshot, q: np.ndarray, limit: int, flt: MemoryFilter
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Top-k then drop filtered rows, widening k until enough survive (cheap when few are
-        filtered out, which is the case for the default 'hide superseded' filter)."""
-        where, params = filter_clause(flt)
-        k = limit * 2 + 8
-        while True:
-            pks, scores = index.search(q, k, None)
-            if not where:
-                return pks[:limit], scores[:limit]
-            ok: set[int] = set()
-            with self._lock:
-                for chunk in _chunks(pks.tolist()):
-                    qs = sql.FILTER_PKS.format(marks=_marks(chunk), where=where)
-                    ok.update(r[0] for r in self._db.execute(qs, (*chunk, *params)))
-            keep = np.fromiter((pk in ok for pk in pks.tolist()), dtype=bool, count=len(pks))
-            if keep.sum() >= limit or k >= len(index):
-                return pks[keep][:limit], scores[keep][:limit]
-            k *= 4
-
-    def _ids_for_pks(self, pks: list[int]) -> dict[int, str]:
-        out: dict[int, str] = {}
-        for chunk in _chunks(pks):
-            q = sql.IDS_FOR_PKS.format(marks=_marks(chunk))
-            out.update((int(a), b) for a, b in self._db.execute(q, chunk))
-        return out
-
-    # -- vector index coherence ----------------------------------------------------------------
-    def _data_version(self, db: sqlite3.Connection) -> int:
-        return int(db.execute(sql.DATA_VERSION).fetchone()[0])
-
-    def _index_is_fresh(self, db: sqlite3.Connection) -> bool:
-        """Inside a write transaction: is the cached index exactly the committed state?"""
-        return self._index is not None and self._index_dv == self._data_version(db)
-
-    def _after_vector_change(
-        self,
-        fresh: bool,
-        *,
-        replaced: list[tuple[int, np.ndarray]] | None = None,
-        removed: list[int] | None = None,
-    ) -> None:
-        if self._index is None:
-            return
-        if not fresh:
-            self._index = None
-            return
-        for pk, v in replaced or []:
-            if not self._index.replace(pk, v):
-                self._index.append(np.asarray([pk], dtype=np.int64), v.reshape(1, -1))
-        if removed:
-            self._index.remove(removed)
-        self._index_gen = self.get_meta(VECTOR_GENERATION_KEY) or ""
-
-    def _synced_index(self) -> VectorIndex:
-        """The vector index, brought up to date with what other connections committed."""
-        assert self._dim is not None
-        dv = self._data_version(self._db)
-        if self._index is not None and dv == self._index_dv:
-            return self._index
-        gen = self.get_meta(VECTOR_GENERATION_KEY) or ""
-        if self._index is None or gen != self._index_gen:
-            self._index = VectorIndex(self._dim)
-            self._index_gen = gen
-        self._load_tail(self._index)
-        self._index_dv = dv
-        return self._index
-
-    def _load_tail(self, index: VectorIndex) -> None:
-        dim = index.dim
-        cur = self._db.execute(sql.VECTORS_AFTER, (index.max_pk,))
-        while True:
-            rows = cur.fetchmany(20_000)
-            if not rows:
-                break
-            pks = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-            mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
-            index.append(pks, mat.reshape(len(rows), dim))
-
     # -- stats ----------------------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
         with self._lock:
@@ -542,6 +432,9 @@ class SQLiteStore(IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin):
                 ),
                 "db_bytes": pages * page_size,
                 "vector_cache_bytes": self._index.nbytes() if self._index else 0,
+                "vector_index": (
+                    None if self._index is None else "exact" if self._index.exact else "hnsw"
+                ),
             }
 
     def integrity_check(self) -> str:
@@ -563,59 +456,6 @@ def fts_expression(terms: Sequence[str]) -> str:
             continue
         out.append('"' + t.replace('"', '""') + '"')
     return " OR ".join(dict.fromkeys(out))
-
-
-def filter_clause(flt: MemoryFilter | None) -> tuple[str, list[Any]]:
-    """(" AND …" SQL over alias `m`, params) for a `MemoryFilter`; "" when nothing to filter."""
-    flt = flt or MemoryFilter()
-    parts: list[str] = []
-    params: list[Any] = []
-
-    def add_in(frag: str, values: Sequence[Any]) -> None:
-        parts.append(frag.format(marks=_marks(values)))
-        params.extend(values)
-
-    if not flt.include_superseded:
-        parts.append(sql.F_NOT_SUPERSEDED)
-    if flt.memory_types is not None:
-        add_in(sql.F_TYPES, [MemoryType(t).value for t in flt.memory_types] or [""])
-    if flt.sources is not None:
-        add_in(sql.F_SOURCES, [Source(s).value for s in flt.sources] or [""])
-    if flt.importance is not None:
-        add_in(sql.F_IMPORTANCE, [Importance(i).value for i in flt.importance] or [""])
-    if flt.tags is not None:
-        add_in(sql.F_TAGS, [t.strip().lower() for t in flt.tags] or [""])
-    if flt.entities is not None:
-        add_in(sql.F_ENTITIES, [normalize_entity(e) for e in flt.entities] or [""])
-    if flt.session_id is not None:
-        parts.append(sql.F_SESSION)
-        params.append(flt.session_id)
-    if flt.since is not None:
-        parts.append(sql.F_SINCE)
-        params.append(format_ts(flt.since))
-    if flt.until is not None:
-        parts.append(sql.F_UNTIL)
-        params.append(format_ts(flt.until))
-    if flt.min_salience is not None:
-        parts.append(sql.F_MIN_SALIENCE)
-        params.append(float(flt.min_salience))
-    if flt.ids is not None:
-        add_in(sql.F_IDS, list(flt.ids) or [""])
-    return ("".join(" AND " + p for p in parts), params)
-
-
-def _only_superseded_filter(flt: MemoryFilter) -> bool:
-    probe = MemoryFilter(include_superseded=flt.include_superseded)
-    return filter_clause(flt) == filter_clause(probe)
-
-
-def _marks(values: Sequence[Any]) -> str:
-    return ", ".join("?" for _ in values)
-
-
-def _chunks(values: list[Any], size: int = _MAX_VARS) -> Iterator[list[Any]]:
-    for i in range(0, len(values), size):
-        yield values[i : i + size]
 
 
 def _params(m: Memory) -> tuple[Any, ...]:

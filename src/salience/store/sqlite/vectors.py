@@ -21,20 +21,23 @@ class VectorIndex:
         self._alive = np.empty(0, dtype=bool)
         self._n = 0  # used rows (capacity may be larger)
         self._dead = 0
+        self._max_pk = 0  # highest pk ever appended (the tail of the table starts after it)
         self._pos: dict[int, int] = {}
 
     def __len__(self) -> int:
         return self._n - self._dead
 
+    exact = True  # scores are exact cosines (no re-scoring needed)
+
     @property
     def max_pk(self) -> int:
-        return int(self._pks[self._n - 1]) if self._n else 0
+        return self._max_pk
 
     def nbytes(self) -> int:
         return int(self._mat.nbytes + self._pks.nbytes + self._alive.nbytes)
 
     def append(self, pks: np.ndarray, vectors: np.ndarray) -> None:
-        """Add rows; `pks` must be greater than every pk already present."""
+        """Add rows; `pks` must not be present (remove a pk before adding it again)."""
         k = len(pks)
         if k == 0:
             return
@@ -52,6 +55,7 @@ class VectorIndex:
         for i, pk in enumerate(pks.tolist()):
             self._pos[pk] = self._n + i
         self._n = need
+        self._max_pk = max(self._max_pk, int(pks.max()))
 
     def replace(self, pk: int, vector: np.ndarray) -> bool:
         """Overwrite the vector of `pk`; False if `pk` is not present."""
@@ -79,6 +83,11 @@ class VectorIndex:
         self._dead = 0
         self._pos = {pk: i for i, pk in enumerate(self._pks.tolist())}
 
+    def rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """(pks, vectors) of the live rows (copies)."""
+        keep = np.flatnonzero(self._alive[: self._n])
+        return self._pks[keep].copy(), self._mat[keep].copy()
+
     def snapshot(self) -> VectorSnapshot:
         """A consistent read-only view of the current rows, safe to search without the store's
         lock: later appends write past its end, compaction builds new arrays, and only the small
@@ -97,6 +106,7 @@ class VectorSnapshot:
     """Rows of a `VectorIndex` at one moment (see `VectorIndex.snapshot`)."""
 
     __slots__ = ("_alive", "_dead", "_mat", "_pks")
+    exact = True
 
     def __init__(self, pks: np.ndarray, mat: np.ndarray, alive: np.ndarray, dead: int) -> None:
         self._pks, self._mat, self._alive, self._dead = pks, mat, alive, dead

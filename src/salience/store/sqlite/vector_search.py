@@ -1,0 +1,319 @@
+"""Vector search of `SQLiteStore` and the in-memory index cache behind it.
+
+The vectors live in `memory_vectors` (float32 blobs); a search runs on an index cached in the
+process: the exact numpy index (`vectors.py`), or the HNSW graph (`hnsw.py`) for large minds
+(`sqlite_vector_index`: exact | hnsw | auto, auto switching at `sqlite_hnsw_min_rows`).
+
+Coherence across connections and processes: `PRAGMA data_version` says whether anyone else
+committed; if so, the cache loads the rows past its highest pk and replays the `vector_changes`
+log (pks whose vector was replaced or deleted) since the last sequence number it saw. Only when
+the log was trimmed past that point is the cache rebuilt from scratch. The HNSW graph is saved
+beside the database so that a new process does not rebuild it either.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+from ...errors import EmbedderMismatch, InvalidInput
+from ...models import Candidate, MemoryFilter
+from . import sql
+from .filters import chunks, filter_clause, marks, only_superseded_filter
+from .hnsw import HnswIndex, HnswParams, sidecar_dir
+from .vectors import VectorIndex, VectorSnapshot
+
+log = logging.getLogger(__name__)
+
+VectorIndexMode = Literal["auto", "exact", "hnsw"]
+LOG_TRIMMED_KEY = "vector_log_trimmed"  # the log holds no entries at or below this sequence
+MIND_UID_KEY = "mind_uid"  # names this database for the saved HNSW graph
+LOG_KEEP = 50_000  # log entries kept when trimming
+LOG_TRIM_AT = 100_000  # trim once the log spans this many sequence numbers
+SMALL_ALLOWED = 5_000  # filters that leave at most this many rows are scanned exactly
+SAVE_FRACTION = 0.1  # save the HNSW graph on close once this fraction of it changed
+
+Index = VectorIndex | HnswIndex
+
+
+class VectorSearchMixin:
+    """Vector search and the vector cache of `SQLiteStore`."""
+
+    _db: sqlite3.Connection
+    _lock: threading.RLock
+    _mind: str
+    _path: Path
+    _dim: int | None
+    _index: Index | None
+    _index_dv: int | None  # data_version when the cache was last synced
+    _index_seq: int  # last vector_changes sequence number reflected in the cache
+    _vector_mode: VectorIndexMode
+    _hnsw_min_rows: int
+    _hnsw_params: HnswParams
+
+    if TYPE_CHECKING:  # provided by SQLiteStore
+
+        def get_meta(self, key: str) -> str | None: ...
+
+    def _init_vector_cache(
+        self, mode: VectorIndexMode, hnsw_min_rows: int, hnsw_params: HnswParams
+    ) -> None:
+        self._index = None
+        self._index_dv = None
+        self._index_seq = 0
+        self._vector_mode = mode
+        self._hnsw_min_rows = hnsw_min_rows
+        self._hnsw_params = hnsw_params
+
+    # -- search ---------------------------------------------------------------------------------
+    def search_vector(
+        self, vector: np.ndarray, *, limit: int, flt: MemoryFilter | None = None
+    ) -> list[Candidate]:
+        if limit <= 0:
+            return []
+        q = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if self._dim is None:
+            return []
+        if q.shape[0] != self._dim:
+            raise EmbedderMismatch(
+                f"query vector has {q.shape[0]} dimensions; mind {self._mind!r} pins {self._dim}"
+            )
+        if not np.isfinite(q).all():
+            raise InvalidInput("query vector contains NaN or infinite values")
+        flt = flt or MemoryFilter()
+        post = only_superseded_filter(flt)
+        allowed = None
+        with self._lock:
+            snap = self._synced_index().snapshot()
+            if not post:
+                where, params = filter_clause(flt)
+                allowed = np.fromiter(
+                    (r[0] for r in self._db.execute(sql.PKS_MATCHING.format(where=where), params)),
+                    dtype=np.int64,
+                )
+                allowed.sort()
+        # The search runs outside the store's lock (numpy and usearch release the GIL), so a
+        # full-text query on this store can run at the same time from another thread.
+        if not snap.exact and allowed is not None and len(allowed) <= SMALL_ALLOWED:
+            pks, scores = self._rescore(q, allowed, limit)
+        else:
+            k = limit if snap.exact else max(2 * limit, limit + 10)
+            if post:
+                pks, scores = self._post_filtered(snap, q, k, flt)
+            else:
+                pks, scores = snap.search(q, k, allowed)
+            if not snap.exact:
+                pks, scores = self._rescore(q, pks, limit)
+        with self._lock:
+            ids = self._ids_for_pks(pks.tolist())
+        return [
+            Candidate(id=ids[pk], rank=i, score=float(s))
+            for i, (pk, s) in enumerate(zip(pks.tolist(), scores.tolist(), strict=True), start=1)
+            if pk in ids
+        ]
+
+    def _rescore(self, q: np.ndarray, pks: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact cosines of `pks` from the stored float32 vectors; the best `limit`."""
+        assert self._dim is not None
+        got: list[int] = []
+        blobs: list[bytes] = []
+        with self._lock:
+            for chunk in chunks(pks.tolist()):
+                for pk, blob in self._db.execute(
+                    sql.VECTORS_BY_PKS.format(marks=marks(chunk)), chunk
+                ):
+                    got.append(int(pk))
+                    blobs.append(blob)
+        if not got:
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
+        mat = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(got), self._dim)
+        return VectorSnapshot(
+            np.asarray(got, dtype=np.int64), mat, np.ones(len(got), dtype=bool), 0
+        ).search(q, limit)
+
+    def _post_filtered(
+        self, index: VectorSnapshot | HnswIndex, q: np.ndarray, limit: int, flt: MemoryFilter
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k then drop filtered rows, widening k until enough survive (cheap when few are
+        filtered out, which is the case for the default 'hide superseded' filter)."""
+        where, params = filter_clause(flt)
+        k = limit * 2 + 8
+        while True:
+            pks, scores = index.search(q, k, None)
+            if not where:
+                return pks[:limit], scores[:limit]
+            ok: set[int] = set()
+            with self._lock:
+                for chunk in chunks(pks.tolist()):
+                    qs = sql.FILTER_PKS.format(marks=marks(chunk), where=where)
+                    ok.update(r[0] for r in self._db.execute(qs, (*chunk, *params)))
+            keep = np.fromiter((pk in ok for pk in pks.tolist()), dtype=bool, count=len(pks))
+            if keep.sum() >= limit or k >= len(index):
+                return pks[keep][:limit], scores[keep][:limit]
+            k *= 4
+
+    def _ids_for_pks(self, pks: list[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for chunk in chunks(pks):
+            q = sql.IDS_FOR_PKS.format(marks=marks(chunk))
+            out.update((int(a), b) for a, b in self._db.execute(q, chunk))
+        return out
+
+    # -- cache coherence ------------------------------------------------------------------------
+    def _data_version(self, db: sqlite3.Connection) -> int:
+        return int(db.execute(sql.DATA_VERSION).fetchone()[0])
+
+    def _index_is_fresh(self, db: sqlite3.Connection) -> bool:
+        """Inside a write transaction: is the cached index exactly the committed state?"""
+        return self._index is not None and self._index_dv == self._data_version(db)
+
+    def _log_position(self, db: sqlite3.Connection) -> int:
+        """Inside a write transaction that changed vectors: trim the change log when long; the
+        last sequence number, which the (fresh) cache will reflect after this transaction."""
+        last = int(db.execute(sql.VECTOR_LOG_LAST).fetchone()[0])
+        first = int(db.execute(sql.VECTOR_LOG_FIRST).fetchone()[0])
+        if last - first > LOG_TRIM_AT:
+            db.execute(sql.VECTOR_LOG_TRIM, (last - LOG_KEEP,))
+            db.execute(sql.SET_META, (LOG_TRIMMED_KEY, str(last - LOG_KEEP)))
+        return last
+
+    def _after_vector_change(
+        self,
+        fresh: bool,
+        seq: int,
+        *,
+        replaced: list[tuple[int, np.ndarray]] | None = None,
+        removed: list[int] | None = None,
+    ) -> None:
+        """After a commit that replaced or deleted vectors: apply it to a fresh cache in place
+        (a stale cache catches up from the log at its next sync)."""
+        index = self._index
+        if index is None or not fresh:
+            return
+        for pk, v in replaced or []:
+            if not index.replace(pk, v):
+                index.append(np.asarray([pk], dtype=np.int64), v.reshape(1, -1))
+        if removed:
+            index.remove(removed)
+        self._index_seq = seq
+
+    def _synced_index(self) -> Index:
+        """The vector index, brought up to date with what other connections committed."""
+        assert self._dim is not None
+        db = self._db
+        dv = self._data_version(db)
+        if self._index is not None and dv == self._index_dv:
+            return self._switched_if_grown(self._index)
+        own_tx = not db.in_transaction
+        if own_tx:
+            db.execute(sql.BEGIN_READ)  # one snapshot for the log, the tail and the changes
+        try:
+            last = int(db.execute(sql.VECTOR_LOG_LAST).fetchone()[0])
+            trimmed = int(self.get_meta(LOG_TRIMMED_KEY) or 0)
+            if self._index is not None and self._index_seq < trimmed:
+                self._index = None  # the log no longer reaches back to this cache
+            built = self._index is None
+            if self._index is None:
+                self._index, self._index_seq = self._open_index(last, trimmed)
+            index = self._index
+            built = built and len(index) == 0
+            old_max = index.max_pk
+            self._load_rows(index, db.execute(sql.VECTORS_AFTER, (old_max,)))
+            if self._index_seq < last:
+                changed = [
+                    r[0] for r in db.execute(sql.VECTOR_LOG_AFTER, (self._index_seq, old_max))
+                ]
+                index.remove(changed)
+                for chunk in chunks(changed):
+                    self._load_rows(
+                        index, db.execute(sql.VECTORS_BY_PKS.format(marks=marks(chunk)), chunk)
+                    )
+            self._index_seq = last
+            if isinstance(index, HnswIndex) and built and len(index) >= 1_000:
+                self._save_hnsw(index)  # built from scratch: spare the next process the work
+        finally:
+            if own_tx:
+                db.execute(sql.COMMIT)
+        self._index_dv = dv
+        return self._switched_if_grown(index)
+
+    def _switched_if_grown(self, index: Index) -> Index:
+        """Auto mode: an exact cache that reached `sqlite_hnsw_min_rows` becomes an HNSW graph."""
+        if isinstance(index, VectorIndex) and self._wants_hnsw(len(index)):
+            self._index = index = self._build_hnsw(index)
+        return index
+
+    def _wants_hnsw(self, rows: int) -> bool:
+        if self._vector_mode == "hnsw":
+            return True
+        return self._vector_mode == "auto" and rows >= self._hnsw_min_rows
+
+    def _open_index(self, last: int, trimmed: int) -> tuple[Index, int]:
+        """A new cache: the saved HNSW graph when it matches this database, else empty (its
+        sequence number then is the current one: loading every row covers every change)."""
+        assert self._dim is not None
+        rows = int(self._db.execute(sql.VECTOR_COUNT).fetchone()[0])
+        if self._wants_hnsw(rows):
+            loaded = HnswIndex.load(sidecar_dir(self._path), self._dim, self._hnsw_params)
+            if loaded is not None:
+                index, manifest = loaded
+                seq = int(manifest.get("seq", -1))
+                if (
+                    manifest.get("mind_uid") == self.get_meta(MIND_UID_KEY)
+                    and manifest.get("max_pk") == index.max_pk
+                    and trimmed <= seq <= last
+                ):
+                    return index, seq
+                log.info(
+                    "saved HNSW graph of %s does not match the database: rebuilding", self._mind
+                )
+            return HnswIndex(self._dim, self._hnsw_params), last
+        return VectorIndex(self._dim), last
+
+    def _build_hnsw(self, exact: VectorIndex) -> HnswIndex:
+        """Switch a grown exact cache to HNSW (auto mode), saving the graph for other processes."""
+        assert self._dim is not None
+        log.info("mind %s has %d vectors: building its HNSW index", self._mind, len(exact))
+        index = HnswIndex(self._dim, self._hnsw_params)
+        pks, mat = exact.rows()
+        index.append(pks, mat)
+        self._save_hnsw(index)
+        return index
+
+    def _save_hnsw(self, index: HnswIndex) -> None:
+        manifest = {
+            "mind_uid": self.get_meta(MIND_UID_KEY),
+            "seq": self._index_seq,
+            "max_pk": index.max_pk,
+        }
+        try:
+            index.save(sidecar_dir(self._path), manifest)
+        except OSError as e:  # a cache: the next process rebuilds it
+            log.warning("cannot save the HNSW index of %s: %s", self._mind, e)
+
+    def _close_vector_cache(self) -> None:
+        """On close: save an HNSW graph that was built or changed enough since it was loaded."""
+        index = self._index
+        if (
+            isinstance(index, HnswIndex)
+            and self._index_dv is not None
+            and index.changed > max(1_000, SAVE_FRACTION * len(index))
+        ):
+            self._save_hnsw(index)
+        self._index = None
+
+    def _load_rows(self, index: Index, cur: sqlite3.Cursor) -> None:
+        """Append (pk, blob) rows from `cur` to `index` in batches."""
+        assert self._dim is not None
+        while True:
+            rows = cur.fetchmany(20_000)
+            if not rows:
+                break
+            pks = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+            mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
+            index.append(pks, mat.reshape(len(rows), self._dim))

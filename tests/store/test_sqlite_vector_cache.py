@@ -1,0 +1,227 @@
+"""SQLite's cached vector index: the change log across handles, HNSW persistence, auto mode.
+
+The conformance suite already runs every store behaviour with `sqlite_vector_index=hnsw`; these
+tests cover what only the SQLite cache has: catching up from `vector_changes` instead of a
+rebuild, reuse of a deleted pk, trimming the log, the saved graph, and the switch in auto mode.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from salience.models import EmbeddingInfo, Memory, MemoryFilter, MemoryType, validate_memory
+from salience.store.sqlite import SQLiteStore, vector_search
+from salience.store.sqlite.hnsw import HnswIndex, HnswParams, sidecar_dir
+
+DIM = 16
+T0 = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def vecs(n: int, seed: int = 0) -> np.ndarray:
+    """Unit vectors around 8 fixed centres (as embeddings cluster by topic), deterministic."""
+    centres = np.random.default_rng(12345).normal(size=(8, DIM))
+    rng = np.random.default_rng(seed)
+    v = centres[rng.integers(0, 8, n)] + 0.35 * rng.normal(size=(n, DIM))
+    return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
+
+
+def mems(n: int, start: int = 0, **kw) -> list[Memory]:
+    return [
+        validate_memory(
+            Memory(
+                content=f"memory number {start + i}",
+                created_at=T0 + timedelta(seconds=start + i),
+                updated_at=T0 + timedelta(seconds=start + i),
+                **kw,
+            )
+        )
+        for i in range(n)
+    ]
+
+
+def open_store(path: Path, mode: str = "hnsw", **kw) -> SQLiteStore:
+    s = SQLiteStore(path, mind="m", vector_index=mode, **kw)  # type: ignore[arg-type]
+    s.pin_embedding(EmbeddingInfo("test", DIM))
+    return s
+
+
+def top(store: SQLiteStore, q: np.ndarray, k: int = 10, **kw) -> list[str]:
+    return [c.id for c in store.search_vector(q, limit=k, **kw)]
+
+
+def exact_top(ids: list[str], mat: np.ndarray, q: np.ndarray, k: int = 10) -> list[str]:
+    order = np.argsort(-(mat @ q), kind="stable")[:k]
+    return [ids[i] for i in order]
+
+
+@pytest.mark.parametrize("mode", ["exact", "hnsw"])
+def test_other_handles_changes_replay_from_the_log(tmp_path: Path, mode: str):
+    a = open_store(tmp_path / "m.db", mode)
+    b = open_store(tmp_path / "m.db", mode)
+    ms, vs = mems(50), vecs(50)
+    a.insert(ms, vs)
+    assert top(a, vs[3], 1) == [ms[3].id]
+    cache = a._index
+    # b deletes one row, moves another's vector, adds a new one
+    b.delete([ms[3].id])
+    b.update([ms[7]], vs[3:4])
+    new = mems(1, start=100)
+    b.insert(new, vecs(1, seed=9))
+    assert top(a, vs[3], 1) == [ms[7].id]  # 3 is gone, 7 now has 3's vector
+    assert a.search_vector(vs[3], limit=1)[0].score == pytest.approx(1.0, abs=1e-5)
+    assert top(a, vecs(1, seed=9)[0], 1) == [new[0].id]
+    assert a._index is cache  # caught up in place, no rebuild
+    a.close()
+    b.close()
+
+
+@pytest.mark.parametrize("mode", ["exact", "hnsw"])
+def test_reused_pk_of_a_deleted_row_is_seen(tmp_path: Path, mode: str):
+    """SQLite gives a new row the pk of a deleted last row; a cache that already dropped that pk
+    must still load the new row's vector."""
+    a = open_store(tmp_path / "m.db", mode)
+    b = open_store(tmp_path / "m.db", mode)
+    ms, vs = mems(20), vecs(20)
+    a.insert(ms, vs)
+    top(a, vs[0])
+    b.delete([ms[-1].id])  # the row with the highest pk
+    assert ms[-1].id not in top(a, vs[-1], 20)
+    new = mems(1, start=50)
+    b.insert(new, vs[-1:])  # reuses that pk
+    assert top(a, vs[-1], 1) == [new[0].id]
+    a.close()
+    b.close()
+
+
+def test_cache_older_than_the_trimmed_log_is_rebuilt(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(vector_search, "LOG_TRIM_AT", 5)
+    monkeypatch.setattr(vector_search, "LOG_KEEP", 2)
+    a = open_store(tmp_path / "m.db", "exact")
+    b = open_store(tmp_path / "m.db", "exact")
+    ms, vs = mems(30), vecs(30)
+    a.insert(ms, vs)
+    top(a, vs[0])
+    cache = a._index
+    for m in ms[:12]:  # twelve deletes: the log is trimmed past what `a` saw
+        b.delete([m.id])
+    assert int(b.get_meta(vector_search.LOG_TRIMMED_KEY) or 0) > 0
+    got = top(a, vs[0], 30)
+    assert a._index is not cache
+    assert sorted(got) == sorted(m.id for m in ms[12:])
+    a.close()
+    b.close()
+
+
+def test_hnsw_graph_is_saved_and_reused_by_the_next_process(tmp_path: Path, monkeypatch):
+    path = tmp_path / "m.db"
+    ms, vs = mems(1500), vecs(1500)
+    a = open_store(path)
+    a.insert(ms, vs)
+    first = top(a, vs[5])
+    assert (sidecar_dir(path) / "manifest.json").exists()  # saved after the build
+    a.close()
+
+    loads: list[int] = []
+    real = HnswIndex.append
+
+    def counting(self, pks, vectors):
+        loads.append(len(pks))
+        return real(self, pks, vectors)
+
+    monkeypatch.setattr(HnswIndex, "append", counting)
+    b = open_store(path)
+    assert top(b, vs[5]) == first
+    assert loads == []  # nothing re-added: the graph came from disk
+    # a change made while no process held the graph is replayed from the log
+    c = open_store(path, "exact")
+    c.delete([ms[5].id])
+    c.close()
+    b.close()
+    d = open_store(path)
+    assert ms[5].id not in top(d, vs[5])
+    assert len(d._index) == 1499
+    d.close()
+
+
+def test_saved_graph_of_another_database_is_ignored(tmp_path: Path):
+    one, two = tmp_path / "one.db", tmp_path / "two.db"
+    a = open_store(one)
+    a.insert(mems(1200), vecs(1200))
+    top(a, vecs(1)[0])
+    a.close()
+    b = open_store(two)
+    ms = mems(1100, start=5000)
+    b.insert(ms, vecs(1100, seed=3))
+    b.close()
+    sidecar_dir(one).rename(sidecar_dir(two))  # a graph that belongs to one.db
+    b = open_store(two)
+    q = vecs(1100, seed=3)[7]
+    assert top(b, q, 1) == [ms[7].id]
+    assert len(b._index) == 1100
+    b.close()
+
+
+def test_corrupt_saved_graph_is_rebuilt(tmp_path: Path):
+    path = tmp_path / "m.db"
+    ms, vs = mems(1200), vecs(1200)
+    a = open_store(path)
+    a.insert(ms, vs)
+    top(a, vs[0])
+    a.close()
+    for f in sidecar_dir(path).glob("graph-*.usearch"):
+        f.write_bytes(b"\x00" * f.stat().st_size)  # same size, garbage content
+    b = open_store(path)
+    assert top(b, vs[9], 1) == [ms[9].id]
+    b.close()
+
+
+def test_auto_mode_switches_to_hnsw_at_the_threshold(tmp_path: Path):
+    s = open_store(tmp_path / "m.db", "auto", hnsw_min_rows=100)
+    s.insert(mems(60), vecs(60))
+    top(s, vecs(1)[0])
+    assert s.stats()["vector_index"] == "exact"
+    s.insert(mems(60, start=60), vecs(60, seed=1))
+    top(s, vecs(1)[0])
+    assert s.stats()["vector_index"] == "hnsw"
+    s.close()
+
+
+def test_hnsw_recall_and_exact_scores(tmp_path: Path):
+    n = 4000
+    ms, vs = mems(n), vecs(n)
+    s = open_store(tmp_path / "m.db", hnsw=HnswParams(dtype="i8"))
+    s.insert(ms, vs)
+    ids = [m.id for m in ms]
+    qs = vecs(50, seed=7)
+    recall = np.mean([len(set(top(s, q)) & set(exact_top(ids, vs, q))) / 10 for q in qs])
+    assert recall >= 0.95
+    hit = s.search_vector(qs[0], limit=1)[0]
+    i = ids.index(hit.id)
+    assert hit.score == pytest.approx(float(vs[i] @ qs[0]), abs=1e-6)  # re-scored on float32
+    s.close()
+
+
+@pytest.mark.parametrize("small", [0, 100_000])
+def test_hnsw_filtered_search_matches_exact(tmp_path: Path, monkeypatch, small: int):
+    """Filters go to an exact scan when few rows pass and to a widening graph search when many
+    do; both must return what the exact index returns."""
+    monkeypatch.setattr(vector_search, "SMALL_ALLOWED", small)
+    n = 1500
+    ms = mems(n // 2, memory_type=MemoryType.FACT) + mems(
+        n // 2, start=n, memory_type=MemoryType.EVENT
+    )
+    vs = vecs(n)
+    h = open_store(tmp_path / "h.db", "hnsw")
+    e = open_store(tmp_path / "e.db", "exact")
+    h.insert(ms, vs)
+    e.insert(ms, vs)
+    flt = MemoryFilter(memory_types=[MemoryType.EVENT])
+    for q in vecs(20, seed=4):
+        got, want = top(h, q, flt=flt), top(e, q, flt=flt)
+        assert len(set(got) & set(want)) >= 9
+    h.close()
+    e.close()
