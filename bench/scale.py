@@ -7,20 +7,27 @@
 
 Text is synthetic but realistic in length (8–120 Zipf words) and vectors are clustered 384-d
 unit vectors (bench/_data.py). Embeddings are precomputed and served by a lookup embedder, so
-what is measured is the store and the search pipeline, never a model. Per size and backend:
-ingest throughput (`add_many` with vectors, batches of 2,000), p50/p95 of `mind.prefetch` and
-`mind.search` (deep search, feedback off), p50/p95 of the raw top-10 vector search, RSS and disk
-per memory. "ANN" is usearch HNSW over the same vectors (side by side, not wired into the
-store) with recall@10 against the exact result; PostgreSQL is pgvector HNSW with an ef sweep.
+what is measured is the store and the search pipeline, never a model. Per size:
+
+- SQLite: one ingest (`add_many` with vectors, batches of 2,000), then one process per vector
+  index opens the mind and measures p50/p95 of `mind.prefetch`, `mind.search` (deep search,
+  feedback off) and the raw top-10 vector search, recall@10 against brute force, the time to the
+  first search (loading or building the index), RSS and peak RSS of that process: the exact
+  numpy index, HNSW built from the database, and HNSW loaded from the graph the build saved.
+- PostgreSQL (unless --no-pg): bulk load with the HNSW index dropped, then one index build
+  ("first search s" is that build), the same searches, exact and HNSW with an ef sweep.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -133,6 +140,49 @@ def search_rows(
     return rows
 
 
+def _child(args: argparse.Namespace) -> None:
+    """One measurement process: open the mind with one vector index and time the searches.
+
+    Runs in its own process so that RSS is that of one open mind, not of the benchmark."""
+    work = Path(args.work)
+    data = np.load(work / "queries.npz")
+    queries = [str(q) for q in data["texts"]]
+    qvecs = data["vectors"]
+    truth = data["truth"]
+    emb = LookupEmbedder()
+    emb.register(queries, qvecs)
+    home = work / "home"
+    cfg = Config(home=home, embedder="hash", sqlite_vector_index=args.child)
+    t = time.perf_counter()
+    mind = Mind.open(work / "scale.db", config=cfg, embedder=emb)
+    got = [[c.id for c in mind.store.search_vector(q, limit=10)] for q in qvecs[:1]]
+    first = time.perf_counter() - t  # open + load (or build) the vector index
+    label = {"exact": "SQLite exact", "hnsw": "SQLite HNSW"}[args.child]
+    rows = search_rows(
+        label, mind, queries, qvecs, lambda i: mind.store.search_vector(qvecs[i], limit=10)
+    )
+    got = [[c.id for c in mind.store.search_vector(q, limit=10)] for q in qvecs]
+    recall = statistics.fmean(
+        len(set(a) & set(b)) / 10 for a, b in zip(got, truth.tolist(), strict=True)
+    )
+    rows[-1]["recall"] = recall
+    rss = rss_mb()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    for r in rows:
+        r.update(rss=rss, peak=peak, first=first)
+    mind.close()
+    print(json.dumps(rows))
+
+
+def _measure(work: Path, mode: str, n: int) -> list[dict[str, Any]]:
+    cmd = [sys.executable, __file__, "--child", mode, "--work", str(work)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    rows = json.loads(out.stdout.strip().splitlines()[-1])
+    for r in rows:
+        r["n"] = n
+    return rows
+
+
 def run_size(n: int, dsn: str | None, corpus: Corpus, work: Path) -> list[dict[str, Any]]:
     terms, qvecs = corpus.queries(QUERIES)
     queries = [" ".join(t) for t in terms]
@@ -140,67 +190,34 @@ def run_size(n: int, dsn: str | None, corpus: Corpus, work: Path) -> list[dict[s
     emb.register(queries, qvecs)
     out: list[dict[str, Any]] = []
 
-    # -- SQLite (exact numpy index) ---------------------------------------------------------
-    gc.collect()
-    rss0 = rss_mb()
+    # -- SQLite: ingest once, then measure each vector index in its own process -------------
     home = work / f"sqlite-{n}"
-    cfg = Config(home=home, embedder="hash")
+    cfg = Config(home=home / "home", embedder="hash", sqlite_vector_index="exact")
     mind = Mind.open(home / "scale.db", config=cfg, embedder=emb)
     secs, vecs = ingest(mind, emb, corpus, n)
-    exact = [[c.id for c in mind.store.search_vector(q, limit=10)] for q in qvecs]
-    rows = search_rows(
-        "SQLite exact",
-        mind,
-        queries,
-        qvecs,
-        lambda i: mind.store.search_vector(qvecs[i], limit=10),
-    )
-    disk = dir_bytes(home)
-    rss = rss_mb() - rss0
-    for r in rows:
-        r.update(n=n, ingest=n / secs if r["op"] == "prefetch" else None, rss=rss, disk=disk / n)
-    out += rows
-    pk_of = {}
-    raw = mind.store._db  # map store row ids to memory ids for the ANN recall check
-    for pk, mid in raw.execute("SELECT pk, id FROM memories"):
-        pk_of[pk] = mid
+    ids = [m for (m,) in mind.store._db.execute("SELECT id FROM memories ORDER BY pk")]
     mind.close()
-
-    # -- ANN option: usearch HNSW over the same vectors --------------------------------------
-    try:
-        from usearch.index import Index
-    except ImportError:
-        print("usearch not installed: ANN rows skipped (pip install usearch)")
-    else:
-        keys = np.array(sorted(pk_of), dtype=np.uint64)
-        gc.collect()
-        r0 = rss_mb()
-        index = Index(ndim=DIM, metric="cos", dtype="f32", connectivity=16, expansion_add=128)
-        t = time.perf_counter()
-        index.add(keys, vecs, threads=2)
-        build = time.perf_counter() - t
-        r1 = rss_mb() - r0
-        for ef in (64, 128):
-            index.expansion_search = ef
-            got = [[pk_of[int(k)] for k in index.search(q, 10).keys] for q in qvecs]
-            recall = statistics.fmean(
-                len(set(a) & set(b)) / 10 for a, b in zip(got, exact, strict=True)
-            )
-            xs = lat(lambda i: index.search(qvecs[i], 10), len(queries))
-            out.append(
-                {
-                    "backend": f"usearch HNSW ef={ef}",
-                    "op": "vector top-10",
-                    "n": n,
-                    "p50": pct(xs, 50),
-                    "p95": pct(xs, 95),
-                    "ingest": n / build if ef == 64 else None,
-                    "rss": r1,
-                    "disk": None,
-                    "recall": recall,
-                }
-            )
-        del index
+    disk = dir_bytes(home)
+    truth = np.empty((len(qvecs), 10), dtype=object)
+    for i, q in enumerate(qvecs):  # exact top-10 by brute force: the recall reference
+        sims = vecs @ q
+        top = np.argpartition(-sims, 10)[:10]
+        truth[i] = [ids[j] for j in top[np.argsort(-sims[top])]]
+    np.savez(home / "queries.npz", texts=np.array(queries), vectors=qvecs, truth=truth.astype(str))
+    del vecs
+    gc.collect()
+    runs = [("exact", "SQLite exact"), ("hnsw", "SQLite HNSW (build)")]
+    runs.append(("hnsw", "SQLite HNSW (saved)"))  # a second process loads the saved graph
+    for mode, label in runs:
+        rows = _measure(home, mode, n)
+        for r in rows:
+            r["backend"] = label
+            graph = home / "scale.db.hnsw"  # HNSW rows: the database plus the saved graph
+            r["disk"] = (disk + (dir_bytes(graph) if mode == "hnsw" else 0)) / n
+        rows[0]["ingest"] = n / secs
+        out += rows
+        print(f"  {label}: first search {rows[0]['first']:.1f} s, RSS {rows[0]['rss']:,.0f} MB",
+              flush=True)
 
     # -- PostgreSQL + pgvector HNSW ---------------------------------------------------------
     if dsn:
@@ -211,8 +228,12 @@ def run_size(n: int, dsn: str | None, corpus: Corpus, work: Path) -> list[dict[s
             pmind.store.drop_mind()
             pmind.close()
             pmind = Mind.open(name, config=pcfg, dsn=dsn, embedder=emb)
-        secs, _ = ingest(pmind, emb, corpus, n)
         store = pmind.store
+        store.drop_vector_index()  # the documented bulk load: load, then build the index once
+        secs, _ = ingest(pmind, emb, corpus, n)
+        t = time.perf_counter()
+        store.build_vector_index(maintenance_work_mem="3GB", parallel_workers=1)
+        first = time.perf_counter() - t
         rows = search_rows(
             "PostgreSQL",
             pmind,
@@ -222,7 +243,7 @@ def run_size(n: int, dsn: str | None, corpus: Corpus, work: Path) -> list[dict[s
         )
         rows[-1]["backend"] = "PostgreSQL exact"
         for r in rows:
-            r.update(n=n, ingest=n / secs if r["op"] == "prefetch" else None)
+            r.update(n=n, ingest=n / secs if r["op"] == "prefetch" else None, first=first)
         out += rows
         pg_exact = [[c.id for c in store.search_vector(q, limit=10, exact=True)] for q in qvecs]
         for ef in (40, 100, 200):
@@ -255,6 +276,7 @@ def run_size(n: int, dsn: str | None, corpus: Corpus, work: Path) -> list[dict[s
                 r["disk"] = (sz or 0) / n
         store.drop_mind()
         pmind.close()
+    shutil.rmtree(home, ignore_errors=True)
     return out
 
 
@@ -264,15 +286,17 @@ def fmt(v: float | None, spec: str) -> str:
 
 def table(rows: list[dict[str, Any]]) -> str:
     head = (
-        "| N | backend | op | p50 ms | p95 ms | recall@10 | ingest /s | RSS MB | disk B/mem |\n"
-        "|---:|---|---|---:|---:|---:|---:|---:|---:|"
+        "| N | backend | op | p50 ms | p95 ms | recall@10 | ingest /s | first search s "
+        "| RSS MB | peak RSS MB | disk B/mem |\n"
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
     )
     lines = [head]
     for r in rows:
         lines.append(
             f"| {r['n']:,} | {r['backend']} | {r['op']} | {fmt(r['p50'], '.2f')} | "
             f"{fmt(r['p95'], '.2f')} | {fmt(r.get('recall'), '.3f')} | "
-            f"{fmt(r.get('ingest'), ',.0f')} | {fmt(r.get('rss'), ',.0f')} | "
+            f"{fmt(r.get('ingest'), ',.0f')} | {fmt(r.get('first'), '.1f')} | "
+            f"{fmt(r.get('rss'), ',.0f')} | {fmt(r.get('peak'), ',.0f')} | "
             f"{fmt(r.get('disk'), ',.0f')} |"
         )
     return "\n".join(lines)
@@ -301,7 +325,12 @@ def main() -> None:
     ap.add_argument("--full", action="store_true", help="also 1,000,000 memories")
     ap.add_argument("--dsn", default=os.environ.get("SALIENCE_TEST_PG_DSN"))
     ap.add_argument("--no-pg", action="store_true")
+    ap.add_argument("--child", choices=("exact", "hnsw"), help=argparse.SUPPRESS)
+    ap.add_argument("--work", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.child:
+        _child(args)
+        return
     sizes = [int(s) for s in args.sizes.split(",")] + ([1_000_000] if args.full else [])
     server = None
     dsn = None

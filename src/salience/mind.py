@@ -251,7 +251,7 @@ class Mind:
         records: list[Memory] = []
         item_ids: list[str] = []
         given: list[int] = []  # row in `vectors` for each new record, when vectors are given
-        seen: dict[str, str] = {}
+        prepared: list[list[Memory]] = []
         for idx, item in enumerate(items):
             fields = {"content": item} if isinstance(item, str | bytes) else dict(item)
             chunks = self._prepare(fields, now)
@@ -259,9 +259,14 @@ class Mind:
                 raise InvalidInput(
                     f"item {idx} needs {len(chunks)} chunks; precomputed vectors need one-chunk items"
                 )
+            prepared.append(chunks)
+        # one lookup for every exact duplicate already stored (a round trip per item is what
+        # made bulk loads into PostgreSQL slow)
+        seen = self.store.find_by_hashes([m.content_hash for ch in prepared for m in ch])
+        for idx, chunks in enumerate(prepared):
             first_id: str | None = None
             for m in chunks:
-                existing = seen.get(m.content_hash) or self.store.find_by_hash(m.content_hash)
+                existing = seen.get(m.content_hash)
                 if existing is not None:
                     first_id = first_id or existing
                     continue

@@ -169,6 +169,17 @@ def test_find_by_hash(store):
     assert store.find_by_hash("0" * 64) is None
 
 
+def test_find_by_hashes_batches_and_prefers_the_oldest(store):
+    ms = [mem(f"text {i}", i) for i in range(1200)]  # more than one SQL parameter batch
+    twin = mem("text 5", 2000)  # the same content stored again later
+    store.insert(ms)
+    store.insert([twin])
+    hashes = [m.content_hash for m in ms[::-1]] + ["0" * 64, ms[5].content_hash]
+    got = store.find_by_hashes(hashes)
+    assert got == {m.content_hash: m.id for m in ms}
+    assert store.find_by_hashes([]) == {}
+
+
 def test_text_search_is_literal_and_ranked(store):
     docs = [
         "Alice likes green tea",

@@ -251,6 +251,10 @@ class Store(LayerStore, IngestStore, MaintenanceStore, Protocol):
         """Id of a memory whose content hash equals `content_hash` (exact-duplicate guard)."""
         ...
 
+    def find_by_hashes(self, content_hashes: Sequence[str]) -> dict[str, str]:
+        """{content hash: id of the oldest memory with it} for the hashes that are stored."""
+        ...
+
     def list(
         self,
         flt: MemoryFilter | None = None,

@@ -234,6 +234,9 @@ LOCK_IDS = "SELECT id FROM {s}.memories WHERE id = ANY(%s::text[]) FOR UPDATE"
 GET_BY_ID = SELECT_MEMORY + " WHERE m.id = %s"
 GET_BY_IDS = SELECT_MEMORY + " WHERE m.id = ANY(%s::text[])"
 FIND_BY_HASH = "SELECT id FROM {s}.memories WHERE content_hash = %s ORDER BY pk LIMIT 1"
+FIND_BY_HASHES = (
+    "SELECT content_hash, id FROM {s}.memories WHERE content_hash = ANY(%s) ORDER BY pk DESC"
+)
 DELETE_BY_IDS = "DELETE FROM {s}.memories WHERE id = ANY(%s::text[]) RETURNING pk"
 ITER_MEMORIES = (
     f"SELECT m.pk, {_COLS}, m.embedding::vector FROM {{s}}.memories m "

@@ -491,6 +491,15 @@ class PostgresStore(IngestStoreMixin, MaintenanceMixin, LayersMixin, GraphMixin)
         row = self._read(lambda c: c.execute(self._q(sql.FIND_BY_HASH), (content_hash,)).fetchone())
         return row[0] if row else None
 
+    def find_by_hashes(self, content_hashes: Sequence[str]) -> dict[str, str]:
+        unique = list(dict.fromkeys(content_hashes))
+        if not unique:
+            return {}
+        rows = self._read(
+            lambda c: c.execute(self._q(sql.FIND_BY_HASHES), (unique,)).fetchall()
+        )
+        return dict(rows)  # ordered newest first, so the oldest id of a hash wins
+
     def list(
         self,
         flt: MemoryFilter | None = None,

@@ -165,6 +165,9 @@ GET_BY_ID = SELECT_MEMORY + " WHERE id = ?"
 GET_BY_PKS = SELECT_MEMORY + " WHERE pk IN ({marks})"
 GET_BY_IDS = SELECT_MEMORY + " WHERE id IN ({marks})"
 FIND_BY_HASH = "SELECT id FROM memories WHERE content_hash = ? ORDER BY pk LIMIT 1"
+FIND_BY_HASHES = (
+    "SELECT content_hash, id FROM memories WHERE content_hash IN ({marks}) ORDER BY pk DESC"
+)
 DELETE_BY_IDS = "DELETE FROM memories WHERE id IN ({marks}) RETURNING pk"
 ITER_MEMORIES = SELECT_MEMORY + " WHERE pk > ? ORDER BY pk LIMIT ?"
 COUNT_MEMORIES = "SELECT count(*) FROM memories"

@@ -293,6 +293,14 @@ class SQLiteStore(
             row = self._db.execute(sql.FIND_BY_HASH, (content_hash,)).fetchone()
         return row[0] if row else None
 
+    def find_by_hashes(self, content_hashes: Sequence[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        with self._lock:
+            for chunk in _chunks(list(dict.fromkeys(content_hashes))):
+                q = sql.FIND_BY_HASHES.format(marks=_marks(chunk))
+                out.update(self._db.execute(q, chunk).fetchall())  # oldest last: it wins
+        return out
+
     def list(
         self,
         flt: MemoryFilter | None = None,
