@@ -46,6 +46,7 @@ from _data import Corpus  # noqa: E402
 from salience.config import Config  # noqa: E402
 from salience.embed.base import EmbedderStatus  # noqa: E402
 from salience.mind import Mind  # noqa: E402
+from salience.models import EmbeddingInfo  # noqa: E402
 
 DIM = 384
 BATCH = 2000
@@ -229,7 +230,8 @@ def run_size(n: int, dsn: str | None, corpus: Corpus, work: Path) -> list[dict[s
             pmind.close()
             pmind = Mind.open(name, config=pcfg, dsn=dsn, embedder=emb)
         store = pmind.store
-        store.drop_vector_index()  # the documented bulk load: load, then build the index once
+        store.pin_embedding(EmbeddingInfo(emb.model, emb.dim))  # creates the HNSW index ...
+        store.drop_vector_index()  # ... which the documented bulk load drops, then builds once
         secs, _ = ingest(pmind, emb, corpus, n)
         t = time.perf_counter()
         store.build_vector_index(maintenance_work_mem="3GB", parallel_workers=1)
