@@ -4,7 +4,8 @@ present, batches are all-or-nothing, the triage queue holds exactly the unproces
 nothing is duplicated.
 
 (The single-kill drain case is tests/ingest/test_crash.py; here the drain is killed again and
-again on the same file. There is no `salience export` command, so export is not covered.)
+again on the same file. Export and restore are killed too: the JSONL export is written to a
+`.partial` sibling and renamed when complete; restore is idempotent and resumes.)
 """
 
 from __future__ import annotations
@@ -292,3 +293,149 @@ def test_crash_between_scores_and_run_record_does_not_decay_twice(tmp_path: Path
     with Mind.open(db, config=cfg, clock=FrozenClock(T_RUN)) as mind:
         mind.maintain()
         assert mind.get(mid).salience == pytest.approx(once)
+
+
+# -- export and restore, killed at random points -----------------------------------------------
+N_EXPORT = 3000
+EXPORT_CHILD = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from salience.config import Config
+    from salience.mind import Mind
+    from salience.transfer import export_mind, restore_mind
+
+    mode, home, db, out = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+    mind = Mind.open(Path(db), config=Config(home=Path(home), embedder="hash"))
+    print("READY", flush=True)
+    if mode == "export":
+        export_mind(mind, Path(out))
+    else:
+        restore_mind(mind, Path(out))
+    print("DONE", flush=True)
+    """
+)
+
+
+def _export_source(tmp_path: Path) -> tuple[Path, Path, list[str]]:
+    home, db = tmp_path / "home", tmp_path / "source.db"
+    with Mind.open(db, config=Config(home=home, embedder="hash")) as mind:
+        ids = mind.add_many(f"note {i}: shelf {i % 97} holds box {i * 13}" for i in range(N_EXPORT))
+    return home, db, ids
+
+
+def test_sigkill_during_export_leaves_source_intact_and_no_truncated_file(
+    tmp_path: Path, rng: random.Random
+) -> None:
+    """An export killed midway leaves the mind as it was and no file under the final name
+    (only a `.partial` sibling); a complete export restores every memory."""
+    from salience.transfer import export_mind, restore_mind
+
+    home, db, ids = _export_source(tmp_path)
+    out = tmp_path / "mind.jsonl"
+    kills = midway = 0
+    for k in range(KILLS):
+        res = run_and_kill(
+            _script(EXPORT_CHILD, "export", str(home), str(db), str(out)),
+            env=child_env(),
+            rng=rng,
+            min_acks=0,
+            max_extra_s=0.25,  # an export of this mind takes about 0.3 s
+        )
+        kills += res.returncode == -9
+        partial = out.with_name(out.name + ".partial")
+        if partial.exists():
+            midway += 1
+            partial.unlink()
+        with sqlite3.connect(db) as raw:
+            assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        with Mind.open(db, config=Config(home=home, embedder="hash")) as mind:
+            assert mind.count() == N_EXPORT
+        if out.exists():  # only ever a complete export
+            with Mind.open(
+                tmp_path / f"check{k}.db", config=Config(home=home, embedder="hash")
+            ) as m:
+                restore_mind(m, out)
+                assert sorted(x.id for x in m.list(limit=10_000)) == sorted(ids)
+            out.unlink()
+    assert kills >= 1 and midway >= 1  # at least one kill landed inside an export
+    with Mind.open(db, config=Config(home=home, embedder="hash")) as mind:
+        assert export_mind(mind, out).counts["memory"] == N_EXPORT  # and a rerun completes
+
+
+def test_sigkill_during_restore_then_rerun_completes_without_duplicates(
+    tmp_path: Path, rng: random.Random
+) -> None:
+    from salience.transfer import export_mind, restore_mind
+
+    home, db, ids = _export_source(tmp_path)
+    out = tmp_path / "mind.jsonl"
+    with Mind.open(db, config=Config(home=home, embedder="hash")) as mind:
+        export_mind(mind, out)
+    target = tmp_path / "target.db"
+    kills = midway = 0
+    for _ in range(3):
+        res = run_and_kill(
+            _script(EXPORT_CHILD, "restore", str(home), str(target), str(out)),
+            env=child_env(),
+            rng=rng,
+            min_acks=0,
+            max_extra_s=0.8,
+        )
+        kills += res.returncode == -9
+        with sqlite3.connect(target) as raw:
+            assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            partial = raw.execute("SELECT count(*) FROM memories").fetchone()[0] < N_EXPORT
+            midway += res.returncode == -9 and partial
+    assert kills >= 1 and midway >= 1  # at least one kill landed inside a restore
+    with Mind.open(target, config=Config(home=home, embedder="hash")) as m:
+        restore_mind(m, out)  # resumes: ids already present are skipped
+        got = [x.id for x in m.list(limit=10_000)]
+        assert len(got) == len(set(got)) == N_EXPORT and set(got) == set(ids)
+        raw = m.store._db
+        assert raw.execute("SELECT count(*) FROM memory_vectors").fetchone()[0] == N_EXPORT
+
+
+# -- building and saving the HNSW graph, killed at random points ------------------------------
+HNSW_CHILD = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from salience.config import Config
+    from salience.mind import Mind
+
+    home, db = sys.argv[1], sys.argv[2]
+    cfg = Config(home=Path(home), embedder="hash", sqlite_vector_index="hnsw")
+    mind = Mind.open(Path(db), config=cfg)
+    print("READY", flush=True)
+    mind.search("shelf 5", limit=5, feedback=False)  # builds the graph, saves it
+    mind.add_many(f"late note {i}: crate {i}" for i in range(1500))
+    mind.close()  # saves the grown graph
+    print("DONE", flush=True)
+    """
+)
+
+
+def test_sigkill_while_building_or_saving_the_hnsw_graph(
+    tmp_path: Path, rng: random.Random
+) -> None:
+    """Whatever point the kill hits, the next process finds a usable graph or rebuilds one,
+    and its searches see exactly the rows in the database."""
+    home, db = tmp_path / "home", tmp_path / "hnsw.db"
+    with Mind.open(db, config=Config(home=home, embedder="hash")) as mind:
+        mind.add_many(f"note {i}: shelf {i % 97} holds box {i * 13}" for i in range(8000))
+    cfg = Config(home=home, embedder="hash", sqlite_vector_index="hnsw")
+    for _ in range(KILLS):
+        res = run_and_kill(
+            _script(HNSW_CHILD, str(home), str(db)),
+            env=child_env(),
+            rng=rng,
+            min_acks=0,
+            max_extra_s=3.0,
+        )
+        assert res.returncode in (-9, 0), res.stderr
+        with Mind.open(db, config=cfg) as mind:
+            rows = mind.count()
+            hits = mind.store.search_vector(mind.embedder.embed_queries(["x"])[0], limit=rows)
+            assert len(hits) == rows  # every stored vector is in the (loaded or rebuilt) graph
+            assert mind.store.integrity_check() == "ok"
