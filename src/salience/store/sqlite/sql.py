@@ -230,13 +230,23 @@ TEXT_SEARCH = (
     "FROM memories_fts JOIN memories m ON m.pk = memories_fts.rowid "
     "WHERE memories_fts MATCH ? {where} ORDER BY score DESC, m.pk LIMIT ?"
 )
-# Fast path for the default filter: rank inside FTS5 first (no join), then filter the top rows.
-TEXT_SEARCH_TOP = (
-    "SELECT m.id, f.score FROM ("
+# The FTS5 top-k alone (rowid, score), ties by rowid; `fulltext.py` explains the split form:
+# rows of the rare phrases, and rows of rare AND frequent ones (scored on every phrase), best
+# score per row (the second is never below the first: bm25 terms are non-negative).
+_FTS_SCORED = (
     "SELECT rowid, -bm25(memories_fts, 1.0, 0.5, 0.5) AS score FROM memories_fts "
-    "WHERE memories_fts MATCH ? ORDER BY score DESC LIMIT ?"
-    ") f JOIN memories m ON m.pk = f.rowid WHERE 1 = 1 {where} ORDER BY f.score DESC, m.pk"
+    "WHERE memories_fts MATCH ?"
 )
+TEXT_TOP = _FTS_SCORED + " ORDER BY score DESC, rowid LIMIT ?"
+TEXT_TOP_SPLIT = (
+    f"SELECT rowid, max(score) AS score FROM ({_FTS_SCORED} UNION ALL {_FTS_SCORED}) "
+    "GROUP BY rowid ORDER BY score DESC, rowid LIMIT ?"
+)
+TEXT_UNSCORED = (
+    "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?"
+)
+TEXT_HITS = "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?"
+TEXT_IDS = "SELECT m.pk, m.id FROM memories m WHERE m.pk IN ({marks}) {where}"
 ENTITY_SEARCH = (
     "SELECT m.id, count(DISTINCT e.entity) AS hits "
     "FROM memory_entities e JOIN memories m ON m.pk = e.pk "

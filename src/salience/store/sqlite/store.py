@@ -29,6 +29,7 @@ from .filters import chunks as _chunks
 from .filters import filter_clause
 from .filters import marks as _marks
 from .filters import only_superseded_filter as _only_superseded_filter
+from .fulltext import MIN_TEXT_RELEVANCE, TextIndex, fts_phrases
 from .graph import GraphMixin
 from .hnsw import HnswParams
 from .layers import LayersMixin
@@ -38,7 +39,6 @@ from .queue import IngestStoreMixin
 from .vector_search import VectorIndexMode, VectorSearchMixin
 from .vectors import from_blob, to_blob
 
-MIN_TEXT_RELEVANCE = 1e-3  # raw -bm25() below this means only non-informative terms matched
 MIN_ROWS_FOR_IDF = 16  # below this many rows, "in more than half the rows" says nothing
 
 
@@ -83,6 +83,7 @@ class SQLiteStore(
         self._init_vector_cache(vector_index, hnsw_min_rows, hnsw or HnswParams())
         info = self.embedding_info()
         self._dim = info.dim if info else None
+        self._text = TextIndex(self._db)  # full-text caches and pruning (fulltext.py)
 
     # -- lifecycle --------------------------------------------------------------------------
     @property
@@ -376,9 +377,10 @@ class SQLiteStore(
                     # rank inside FTS5, then drop filtered rows; widen if too many were dropped
                     k = limit * 2 + 8
                     while True:
-                        q = sql.TEXT_SEARCH_TOP.format(where=where)
-                        raw = self._db.execute(q, (expr, k, *params)).fetchall()
-                        if len(raw) >= limit or k >= self._fts_rows():
+                        top = self._text.top(fts_phrases(terms), k)
+                        ids = self._text_ids([pk for pk, _ in top], where, params)
+                        raw = [(ids[pk], s) for pk, s in top if pk in ids]
+                        if len(raw) >= limit or len(top) < k:
                             rows = raw[:limit]
                             break
                         k *= 4
@@ -403,7 +405,15 @@ class SQLiteStore(
         ]
 
     def _fts_rows(self) -> int:
-        return int(self._db.execute(sql.COUNT_MEMORIES).fetchone()[0])
+        return self._text.rows()  # cached until a commit by any connection
+
+    def _text_ids(self, pks: list[int], where: str, params: list[Any]) -> dict[int, str]:
+        """pk -> id of the rows among `pks` that pass the filter clause."""
+        out: dict[int, str] = {}
+        for chunk in _chunks(pks):
+            q = sql.TEXT_IDS.format(marks=_marks(chunk), where=where)
+            out.update((int(a), b) for a, b in self._db.execute(q, (*chunk, *params)))
+        return out
 
     def search_entities(
         self, entities: Sequence[str], *, limit: int, flt: MemoryFilter | None = None
@@ -452,18 +462,8 @@ class SQLiteStore(
 
 # -- helpers ------------------------------------------------------------------------------------
 def fts_expression(terms: Sequence[str]) -> str:
-    """An FTS5 MATCH expression that matches any of `terms` literally.
-
-    Each term becomes a double-quoted string (embedded quotes doubled), so operators such as
-    AND, NEAR, *, - or ^ are plain text; terms with no word characters are dropped.
-    """
-    out: list[str] = []
-    for t in terms:
-        t = str(t).replace("\x00", "").strip()
-        if not t or not any(ch.isalnum() for ch in t):
-            continue
-        out.append('"' + t.replace('"', '""') + '"')
-    return " OR ".join(dict.fromkeys(out))
+    """An FTS5 MATCH expression that matches any of `terms` literally (see `fts_phrases`)."""
+    return " OR ".join(fts_phrases(terms))
 
 
 def _params(m: Memory) -> tuple[Any, ...]:
