@@ -225,3 +225,156 @@ def test_hnsw_filtered_search_matches_exact(tmp_path: Path, monkeypatch, small: 
         assert len(set(got) & set(want)) >= 9
     h.close()
     e.close()
+
+
+@pytest.mark.parametrize("mode", ["exact", "hnsw"])
+def test_first_vector_given_by_an_update_is_seen_by_other_handles(tmp_path: Path, mode: str):
+    a = open_store(tmp_path / "m.db", mode)
+    b = open_store(tmp_path / "m.db", mode)
+    ms, vs = mems(10), vecs(10)
+    b.insert(ms[:2])  # no vectors yet
+    b.insert(ms[2:], vs[2:])
+    top(a, vs[5])  # a's cache now ends past the two vectorless rows
+    b.update([ms[0]], vs[0:1])  # below a's tail
+    assert top(a, vs[0], 1) == [ms[0].id]
+    a.close()
+    b.close()
+
+
+@pytest.mark.parametrize("mode", ["exact", "hnsw"])
+def test_threads_writing_and_searching_one_store_keep_the_cache_exact(tmp_path: Path, mode: str):
+    """Writers on two handles and readers on one, at once: no errors, no duplicate results, and
+    afterwards every stored vector finds its own memory with its true score."""
+    import random
+    import threading
+
+    s = open_store(tmp_path / "m.db", mode)
+    t = open_store(tmp_path / "m.db", mode)
+    s.insert(mems(100), vecs(100))
+    errors: list[BaseException] = []
+    dupes: list[list[str]] = []
+    start = [1000]
+    guard = threading.Lock()
+
+    def fresh(n: int) -> list[Memory]:
+        with guard:
+            k, start[0] = start[0], start[0] + n
+        return mems(n, start=k)
+
+    def writer(h: SQLiteStore, seed: int) -> None:
+        rng = random.Random(seed)
+        for _ in range(200):
+            try:
+                op = rng.random()
+                if op < 0.5:
+                    h.insert(fresh(2), vecs(2, seed=rng.randrange(10**6)))
+                else:
+                    recent = h.list(limit=20, order="created_desc")
+                    if not recent:
+                        continue
+                    m = rng.choice(recent)
+                    if op < 0.75:
+                        h.delete([m.id])
+                    else:
+                        h.update([m], vecs(1, seed=rng.randrange(10**6)))
+            except Exception as e:
+                if type(e).__name__ != "NotFound":  # updating what another thread deleted
+                    errors.append(e)
+
+    def reader(seed: int) -> None:
+        for i in range(400):
+            try:
+                ids = top(s, vecs(1, seed=seed * 1000 + i)[0])
+                if len(ids) != len(set(ids)):
+                    dupes.append(ids)
+            except Exception as e:
+                errors.append(e)
+
+    threads = [
+        threading.Thread(target=writer, args=(s, 1)),
+        threading.Thread(target=writer, args=(s, 2)),
+        threading.Thread(target=writer, args=(t, 3)),
+        threading.Thread(target=reader, args=(4,)),
+        threading.Thread(target=reader, args=(5,)),
+    ]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert errors == [] and dupes == []
+    stored = s.get_vectors([m.id for m in s.list(limit=10_000)])
+    assert len(s._synced_index()) == len(stored)
+    for mid, v in stored.items():
+        hit = s.search_vector(v, limit=1)[0]
+        assert hit.id == mid and hit.score == pytest.approx(1.0, abs=1e-5)
+    s.close()
+    t.close()
+
+
+def test_graph_saved_after_the_database_was_copied_is_not_used_with_the_old_copy(
+    tmp_path: Path,
+):
+    """Restoring an older copy of the file keeps its uid; the newer graph beside it must not be
+    applied to it."""
+    import shutil
+
+    path = tmp_path / "m.db"
+    a = open_store(path)
+    ms, vs = mems(1200), vecs(1200)
+    a.insert(ms, vs)
+    top(a, vs[0])
+    a.close()
+    shutil.copy(path, tmp_path / "old.db")
+    b = open_store(path)
+    b.insert(mems(300, start=5000), vecs(300, seed=2))
+    top(b, vs[0])
+    b._save_hnsw(b._index)  # the graph now holds rows the old copy lacks
+    b.close()
+    shutil.copy(tmp_path / "old.db", path)
+    for suffix in ("-wal", "-shm"):
+        (tmp_path / f"m.db{suffix}").unlink(missing_ok=True)
+    c = open_store(path)
+    again = mems(300, start=9000)  # reuses the pks the newer graph holds for other rows
+    c.insert(again, vecs(300, seed=3))
+    d = open_store(path)
+    found = sum(top(d, v, 1) == [m.id] for m, v in zip(again, vecs(300, seed=3), strict=True))
+    assert found == 300
+    assert len(d._index) == 1500
+    c.close()
+    d.close()
+
+
+def test_graph_saved_after_deleting_the_newest_memory_is_reused(tmp_path: Path, monkeypatch):
+    path = tmp_path / "m.db"
+    a = open_store(path)
+    ms, vs = mems(1200), vecs(1200)
+    a.insert(ms, vs)
+    top(a, vs[0])
+    a.delete([ms[-1].id])
+    a._save_hnsw(a._index)
+    a.close()
+    built: list[int] = []
+    real = HnswIndex.append
+    monkeypatch.setattr(
+        HnswIndex, "append", lambda self, p, v: (built.append(len(p)), real(self, p, v))
+    )
+    b = open_store(path)
+    assert top(b, vs[3], 1) == [ms[3].id]
+    assert built == []
+    b.close()
+
+
+def test_the_change_log_is_not_trimmed_on_every_write(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(vector_search, "LOG_TRIM_AT", 6)
+    monkeypatch.setattr(vector_search, "LOG_KEEP", 3)
+    s = open_store(tmp_path / "m.db", "exact")
+    ms = mems(40)
+    s.insert(ms, vecs(40))
+    s.delete([ms[-1].id])  # the highest pk: its log row is kept by every trim
+    marks = []
+    for m in ms[:20]:
+        s.delete([m.id])
+        marks.append(int(s.get_meta(vector_search.LOG_TRIMMED_KEY) or 0))
+    trims = len(set(marks) - {0})
+    assert 2 <= trims <= 5  # one trim per ~4 deletes, not one per delete
+    s.close()

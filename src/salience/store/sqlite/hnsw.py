@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ import numpy as np
 from ...errors import StoreError
 
 FORMAT = 1
+STALE_S = 3600.0  # unreferenced graph files older than this are leftovers of killed processes
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ class HnswIndex:
 
     exact = False  # scores are approximate: the store re-scores candidates on float32
 
-    def __init__(self, dim: int, params: HnswParams, index: Any = None) -> None:
+    def __init__(self, dim: int, params: HnswParams, index: Any = None, *, max_pk: int = 0) -> None:
         self.dim = dim
         self.params = params
         if index is None:
@@ -72,8 +74,11 @@ class HnswIndex:
             )
         self._index = index
         self._lock = threading.Lock()
-        self._max_pk = int(max(index.keys)) if len(index) else 0
+        self._max_pk = (
+            max_pk  # highest pk ever added (deleted ones included): the tail starts after
+        )
         self.changed = 0  # rows added or removed since built / loaded / saved
+        self._saved_file: str | None = None  # the graph file this object wrote last
 
     def __len__(self) -> int:
         return len(self._index)
@@ -135,13 +140,11 @@ class HnswIndex:
             kk = min(n, max(k, int(k / frac * 2)))
             while True:
                 # asking for much of the index: a brute-force pass is exact and no slower
-                m = self._index.search(
-                    np.asarray(query, dtype=np.float32), kk, exact=kk * 4 >= n
-                )
+                m = self._index.search(np.asarray(query, dtype=np.float32), kk, exact=kk * 4 >= n)
                 pks = np.asarray(m.keys, dtype=np.int64)
                 sims = 1.0 - np.asarray(m.distances, dtype=np.float32)
                 if allowed is not None:
-                    keep = np.isin(pks, allowed, assume_unique=True)
+                    keep = np.isin(pks, allowed)
                     pks, sims = pks[keep], sims[keep]
                 if len(pks) >= want or kk >= n:
                     return pks[:k], sims[:k]
@@ -149,30 +152,39 @@ class HnswIndex:
 
     # -- persistence ---------------------------------------------------------------------------
     def save(self, directory: Path, manifest: dict[str, Any]) -> None:
-        """Write the graph and its manifest atomically; older graph files are removed."""
+        """Write the graph, then its manifest, each atomically (`manifest["token"]` names this
+        save; the store records it in the database). Removes the graph this object saved
+        before and graphs no manifest has named for an hour (left by killed processes); never
+        a file another process may have just named."""
         directory.mkdir(parents=True, exist_ok=True)
-        name = f"graph-{os.getpid()}-{manifest['seq']}-{manifest['max_pk']}.usearch"
+        name = f"graph-{manifest['token']}.usearch"
         tmp = directory / f".{name}.tmp"
         with self._lock:
             self._index.save(str(tmp))
             count = len(self._index)
             self.changed = 0
+        size = tmp.stat().st_size
         os.replace(tmp, directory / name)
         body = {
             **manifest,
             "format": FORMAT,
             "file": name,
-            "bytes": (directory / name).stat().st_size,
+            "bytes": size,
             "count": count,
+            "max_pk": self._max_pk,
             "dim": self.dim,
             "params": self.params.__dict__,
         }
-        mtmp = directory / f".manifest-{os.getpid()}.tmp"
+        mtmp = directory / f".manifest-{manifest['token']}.tmp"
         mtmp.write_text(json.dumps(body))
         os.replace(mtmp, directory / "manifest.json")
-        for old in directory.glob("graph-*.usearch"):
-            if old.name != name:
-                with contextlib.suppress(OSError):
+        previous, self._saved_file = self._saved_file, name
+        now = time.time()
+        for old in directory.glob("*graph-*"):
+            with contextlib.suppress(OSError):
+                if old.name == name:
+                    continue
+                if old.name == previous or now - old.stat().st_mtime > STALE_S:
                     old.unlink()
 
     @classmethod
@@ -189,12 +201,15 @@ class HnswIndex:
             ):
                 return None
             index = _usearch_index().restore(str(path))
+            max_pk = int(body["max_pk"])
         except (OSError, ValueError, KeyError, TypeError, RuntimeError):
             return None
         if index is None or len(index) != body.get("count") or index.ndim != dim:
             return None
         index.expansion_search = params.ef_search
-        return cls(dim, params, index), body
+        loaded = cls(dim, params, index, max_pk=max_pk)
+        loaded._saved_file = path.name
+        return loaded, body
 
 
 def sidecar_dir(db_path: Path) -> Path:

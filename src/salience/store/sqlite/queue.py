@@ -165,7 +165,8 @@ class IngestStoreMixin:
     # -- the atomic save of one ingested item --------------------------------------------------
     def commit_ingest(self, batch: IngestBatch) -> IngestCommit | None:
         try:
-            return self._commit_ingest(batch)
+            with self._lock:  # the vector cache follows the commit before another thread looks
+                return self._commit_ingest(batch)
         except _Gone:
             return None
 

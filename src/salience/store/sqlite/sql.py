@@ -192,8 +192,8 @@ VECTOR_BY_PK = "SELECT embedding FROM memory_vectors WHERE pk = ?"
 VECTORS_BY_PKS = "SELECT pk, embedding FROM memory_vectors WHERE pk IN ({marks})"
 VECTOR_COUNT = "SELECT count(*) FROM memory_vectors"
 
-# The vector change log: every replaced or deleted vector (and an insert that reuses the pk of a
-# deleted row) leaves its pk here, so a cached index in any process catches up by replaying the
+# The vector change log: every replaced or deleted vector (and an insert below the highest pk)
+# leaves its pk here, so a cached index in any process catches up by replaying the
 # pks after the last sequence number it saw instead of reloading every vector.
 MIGRATION_VECTOR_CHANGES = (
     """CREATE TABLE vector_changes (
@@ -207,8 +207,11 @@ MIGRATION_VECTOR_CHANGES = (
     """CREATE TRIGGER vector_changes_update AFTER UPDATE ON memory_vectors BEGIN
         INSERT INTO vector_changes (pk) VALUES (old.pk);
     END""",
-    """CREATE TRIGGER vector_changes_reuse AFTER INSERT ON memory_vectors
-    WHEN new.pk <= (SELECT max(pk) FROM vector_changes) BEGIN
+    # an insert below the tail: a memory's first vector given by an update, or a pk reused
+    # after the row with the highest pk was deleted (caches load only rows past their tail)
+    """CREATE TRIGGER vector_changes_insert AFTER INSERT ON memory_vectors
+    WHEN new.pk < (SELECT max(pk) FROM memory_vectors)
+        OR new.pk <= (SELECT max(pk) FROM vector_changes) BEGIN
         INSERT INTO vector_changes (pk) VALUES (new.pk);
     END""",
     # names this database, so a saved HNSW graph is never applied to another one

@@ -37,7 +37,7 @@ from .maintenance import MaintenanceMixin
 from .migrations import MIGRATIONS
 from .queue import IngestStoreMixin
 from .vector_search import VectorIndexMode, VectorSearchMixin
-from .vectors import from_blob, to_blob
+from .vectors import from_blob, to_blob, unit_rows
 
 MIN_ROWS_FOR_IDF = 16  # below this many rows, "in more than half the rows" says nothing
 
@@ -190,15 +190,16 @@ class SQLiteStore(
             )
         if not np.isfinite(arr).all():
             raise InvalidInput("vectors contain NaN or infinite values")
-        return arr
+        return unit_rows(arr)  # stored as unit vectors, so a dot product is a cosine
 
     def insert(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
         vecs = self._check_vectors(vectors, len(memories))
-        with self._tx() as db:
-            fresh = self._index_is_fresh(db)
-            new_pks = self._insert_rows(db, memories, vecs)
-        if vecs is not None and fresh and self._index is not None:
-            self._index.append(np.asarray(new_pks, dtype=np.int64), vecs)
+        with self._lock:  # the cache follows the commit before any other thread looks at it
+            with self._tx() as db:
+                fresh = self._index_is_fresh(db)
+                new_pks = self._insert_rows(db, memories, vecs)
+            if vecs is not None and fresh and self._index is not None:
+                self._index.append(np.asarray(new_pks, dtype=np.int64), vecs)
 
     def _insert_rows(
         self, db: sqlite3.Connection, memories: Sequence[Memory], vecs: np.ndarray | None
@@ -221,12 +222,13 @@ class SQLiteStore(
 
     def update(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
         vecs = self._check_vectors(vectors, len(memories))
-        with self._tx() as db:
-            fresh = self._index_is_fresh(db)
-            replaced = self._update_rows(db, memories, vecs)
-            seq = self._log_position(db) if replaced else 0
-        if replaced:
-            self._after_vector_change(fresh, seq, replaced=replaced)
+        with self._lock:
+            with self._tx() as db:
+                fresh = self._index_is_fresh(db)
+                replaced = self._update_rows(db, memories, vecs)
+                seq = self._log_position(db) if replaced else 0
+            if replaced:
+                self._after_vector_change(fresh, seq, replaced=replaced)
 
     def _update_rows(
         self, db: sqlite3.Connection, memories: Sequence[Memory], vecs: np.ndarray | None
@@ -255,14 +257,15 @@ class SQLiteStore(
         if not ids:
             return 0
         removed: list[int] = []
-        with self._tx() as db:
-            fresh = self._index_is_fresh(db)
-            for chunk in _chunks(list(ids)):
-                q = sql.DELETE_BY_IDS.format(marks=_marks(chunk))
-                removed.extend(int(r[0]) for r in db.execute(q, chunk).fetchall())
-            seq = self._log_position(db) if removed else 0
-        if removed:
-            self._after_vector_change(fresh, seq, removed=removed)
+        with self._lock:
+            with self._tx() as db:
+                fresh = self._index_is_fresh(db)
+                for chunk in _chunks(list(ids)):
+                    q = sql.DELETE_BY_IDS.format(marks=_marks(chunk))
+                    removed.extend(int(r[0]) for r in db.execute(q, chunk).fetchall())
+                seq = self._log_position(db) if removed else 0
+            if removed:
+                self._after_vector_change(fresh, seq, removed=removed)
         return len(removed)
 
     def _write_side_tables(

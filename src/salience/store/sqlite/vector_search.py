@@ -16,23 +16,25 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from ...errors import EmbedderMismatch, InvalidInput
-from ...models import Candidate, MemoryFilter
+from ...errors import EmbedderMismatch, InvalidInput, StoreError
+from ...models import Candidate, EmbeddingInfo, MemoryFilter
 from . import sql
 from .filters import chunks, filter_clause, marks, only_superseded_filter
 from .hnsw import HnswIndex, HnswParams, sidecar_dir
-from .vectors import VectorIndex, VectorSnapshot
+from .vectors import VectorIndex, VectorSnapshot, unit_rows
 
 log = logging.getLogger(__name__)
 
 VectorIndexMode = Literal["auto", "exact", "hnsw"]
 LOG_TRIMMED_KEY = "vector_log_trimmed"  # the log holds no entries at or below this sequence
 MIND_UID_KEY = "mind_uid"  # names this database for the saved HNSW graph
+GRAPH_TOKEN_KEY = "hnsw_graph_token"  # the last graph saved for this database
 LOG_KEEP = 50_000  # log entries kept when trimming
 LOG_TRIM_AT = 100_000  # trim once the log spans this many sequence numbers
 SMALL_ALLOWED = 5_000  # filters that leave at most this many rows are scanned exactly
@@ -59,6 +61,8 @@ class VectorSearchMixin:
     if TYPE_CHECKING:  # provided by SQLiteStore
 
         def get_meta(self, key: str) -> str | None: ...
+        def set_meta(self, key: str, value: str) -> None: ...
+        def embedding_info(self) -> EmbeddingInfo | None: ...
 
     def _init_vector_cache(
         self, mode: VectorIndexMode, hnsw_min_rows: int, hnsw_params: HnswParams
@@ -77,14 +81,18 @@ class VectorSearchMixin:
         if limit <= 0:
             return []
         q = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if self._dim is None:  # another process may have pinned the embedder since we opened
+            info = self.embedding_info()
+            self._dim = info.dim if info else None
         if self._dim is None:
-            return []
+            return []  # no embedder pinned: this mind holds no vectors
         if q.shape[0] != self._dim:
             raise EmbedderMismatch(
                 f"query vector has {q.shape[0]} dimensions; mind {self._mind!r} pins {self._dim}"
             )
         if not np.isfinite(q).all():
             raise InvalidInput("query vector contains NaN or infinite values")
+        q = unit_rows(q.reshape(1, -1))[0]  # scores are cosines whatever the query's length
         flt = flt or MemoryFilter()
         post = only_superseded_filter(flt)
         allowed = None
@@ -177,6 +185,8 @@ class VectorSearchMixin:
         last sequence number, which the (fresh) cache will reflect after this transaction."""
         last = int(db.execute(sql.VECTOR_LOG_LAST).fetchone()[0])
         first = int(db.execute(sql.VECTOR_LOG_FIRST).fetchone()[0])
+        row = db.execute(sql.GET_META, (LOG_TRIMMED_KEY,)).fetchone()
+        first = max(first, int(row[0]) if row else 0)  # the kept max-pk row may be older
         if last - first > LOG_TRIM_AT:
             db.execute(sql.VECTOR_LOG_TRIM, (last - LOG_KEEP,))
             db.execute(sql.SET_META, (LOG_TRIMMED_KEY, str(last - LOG_KEEP)))
@@ -234,12 +244,12 @@ class VectorSearchMixin:
                         index, db.execute(sql.VECTORS_BY_PKS.format(marks=marks(chunk)), chunk)
                     )
             self._index_seq = last
-            if isinstance(index, HnswIndex) and built and len(index) >= 1_000:
-                self._save_hnsw(index)  # built from scratch: spare the next process the work
         finally:
             if own_tx:
                 db.execute(sql.COMMIT)
         self._index_dv = dv
+        if isinstance(index, HnswIndex) and built and len(index) >= 1_000:
+            self._save_hnsw(index)  # built from scratch: spare the next process the work
         return self._switched_if_grown(index)
 
     def _switched_if_grown(self, index: Index) -> Index:
@@ -265,7 +275,9 @@ class VectorSearchMixin:
                 seq = int(manifest.get("seq", -1))
                 if (
                     manifest.get("mind_uid") == self.get_meta(MIND_UID_KEY)
-                    and manifest.get("max_pk") == index.max_pk
+                    # the graph this database last saved: not one saved before the file was
+                    # replaced by an older copy of itself
+                    and manifest.get("token") == self.get_meta(GRAPH_TOKEN_KEY)
                     and trimmed <= seq <= last
                 ):
                     return index, seq
@@ -286,14 +298,13 @@ class VectorSearchMixin:
         return index
 
     def _save_hnsw(self, index: HnswIndex) -> None:
-        manifest = {
-            "mind_uid": self.get_meta(MIND_UID_KEY),
-            "seq": self._index_seq,
-            "max_pk": index.max_pk,
-        }
+        token = uuid.uuid4().hex
+        manifest = {"mind_uid": self.get_meta(MIND_UID_KEY), "seq": self._index_seq, "token": token}
         try:
             index.save(sidecar_dir(self._path), manifest)
-        except OSError as e:  # a cache: the next process rebuilds it
+            self.set_meta(GRAPH_TOKEN_KEY, token)
+        except (OSError, RuntimeError, sqlite3.Error, StoreError) as e:
+            # only a cache: the next process rebuilds the graph from the database
             log.warning("cannot save the HNSW index of %s: %s", self._mind, e)
 
     def _close_vector_cache(self) -> None:

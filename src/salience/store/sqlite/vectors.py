@@ -58,11 +58,12 @@ class VectorIndex:
         self._max_pk = max(self._max_pk, int(pks.max()))
 
     def replace(self, pk: int, vector: np.ndarray) -> bool:
-        """Overwrite the vector of `pk`; False if `pk` is not present."""
-        i = self._pos.get(pk)
-        if i is None:
+        """Give `pk` a new vector; False if `pk` is not present. The old row is tombstoned and
+        the new one appended, so a snapshot being searched never sees a half-written row."""
+        if pk not in self._pos:
             return False
-        self._mat[i] = vector
+        self.remove([pk])
+        self.append(np.asarray([pk], dtype=np.int64), np.asarray(vector).reshape(1, -1))
         return True
 
     def remove(self, pks: list[int]) -> None:
@@ -122,7 +123,8 @@ class VectorSnapshot:
         if len(self._pks) == 0 or k <= 0:
             return empty
         if allowed is not None:
-            rows = np.flatnonzero(np.isin(self._pks, allowed, assume_unique=True))
+            # not assume_unique: a tombstoned row and its replacement share a pk
+            rows = np.flatnonzero(np.isin(self._pks, allowed))
             rows = rows[self._alive[rows]]
             if len(rows) == 0:
                 return empty
@@ -148,6 +150,20 @@ class VectorSnapshot:
 def _grow(arr: np.ndarray, cap: int) -> np.ndarray:
     out = np.empty(cap, dtype=arr.dtype)
     out[: len(arr)] = arr
+    return out
+
+
+def unit_rows(arr: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length. Rows already of unit length (as embedders return them) are
+    kept bit for bit, so export/restore round trips stay exact; all-zero rows stay zero."""
+    arr = np.asarray(arr, dtype=np.float32)
+    norms = np.linalg.norm(arr, axis=1, keepdims=True)
+    off = (np.abs(norms - 1.0) > 1e-5) & (norms > 0)
+    if not off.any():
+        return arr
+    out = arr.copy()
+    rows = off[:, 0]
+    out[rows] = arr[rows] / norms[rows]
     return out
 
 
