@@ -3,11 +3,12 @@
     python bench/store_speed.py                 # N = 10k and 100k, SQLite
     python bench/store_speed.py --n 50000       # one size
     python bench/store_speed.py --full          # adds N = 1M
-    python bench/store_speed.py --backend sqlite,postgres [--dsn DSN]
+    python bench/store_speed.py --backend sqlite,sqlite-hnsw,postgres [--dsn DSN]
 
 Vectors are precomputed (clustered, 384-d) so the store is what is measured; "hybrid" is the
 full candidate path of a search without query embedding: full text + vector candidates, RRF
-fusion and hydration of the top 10 records. The numpy row is a plain in-memory brute-force
+fusion and hydration of the top 10 records. "sqlite" uses the exact numpy index, "sqlite-hnsw"
+the HNSW graph (built by the first search; recall@10 against brute force). The numpy row is a plain in-memory brute-force
 matmul over the same vectors — the floor any exact search can reach.
 """
 
@@ -54,22 +55,28 @@ def timed(fn, reps: int) -> list[float]:
 def bench_backend(
     backend: str, n: int, cfg: Config, corpus: Corpus, queries, progress
 ) -> list[dict]:
-    store = open_store(cfg, f"bench-{n}", backend=backend)
+    kind = "postgres" if backend == "postgres" else "sqlite"
+    if kind == "sqlite":  # name the vector index: auto would switch to HNSW at 100k
+        index = "hnsw" if backend == "sqlite-hnsw" else "exact"
+        cfg = cfg.model_copy(update={"sqlite_vector_index": index})
+    store = open_store(cfg, f"bench-{n}-{backend}", backend=kind)
     if hasattr(store, "drop_mind") and store.count() > 0:
         store.drop_mind()
         store.close()
-        store = open_store(cfg, f"bench-{n}", backend=backend)
+        store = open_store(cfg, f"bench-{n}-{backend}", backend=kind)
     store.pin_embedding(EmbeddingInfo("bench-random", DIM))
     ann = hasattr(store, "build_vector_index")  # PostgreSQL: HNSW, built after the bulk load
     if ann:
         store.drop_vector_index()
     all_vecs = np.empty((n, DIM), dtype=np.float32)
+    all_ids: list[str] = []
     task = progress.add_task(f"{backend}: insert {n:,}", total=n)
     insert_s = 0.0
     for start in range(0, n, BATCH):
         k = min(BATCH, n - start)
         mems = corpus.memories(k, start)
         vecs = corpus.vectors(k)
+        all_ids.extend(m.id for m in mems)
         all_vecs[start : start + k] = vecs
         t = time.perf_counter()
         store.insert(mems, vecs)
@@ -85,17 +92,25 @@ def bench_backend(
     reps = len(terms)
     rows = []
     exact_kw = {"exact": True} if ann else {}
+    t = time.perf_counter()
     store.search_vector(qvecs[0], limit=10, **exact_kw)  # build caches / warm up
+    if backend == "sqlite-hnsw":
+        build_s = time.perf_counter() - t  # the first search builds the HNSW graph
     exact_ids = [[c.id for c in store.search_vector(q, limit=10, **exact_kw)] for q in qvecs]
+    note = f"index build {build_s:.0f} s" if build_s else ""
+    if backend == "sqlite-hnsw":  # recall against brute force over the same vectors
+        truth = [[all_ids[j] for j in np.argsort(-(all_vecs @ q))[:10]] for q in qvecs]
+        recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact_ids, truth, strict=True)])
+        note += f", recall@10 {recall:.3f}"
     lat = timed(lambda i: store.search_vector(qvecs[i], limit=10, **exact_kw), reps)
     rows.append(
         dict(
             backend=backend,
             n=n,
-            op="vector top-10 (exact)",
+            op="vector top-10 (HNSW)" if backend == "sqlite-hnsw" else "vector top-10 (exact)",
             lat=lat,
             ins=n / insert_s,
-            note=f"index build {build_s:.0f} s" if build_s else "",
+            note=note,
         )
     )
     if ann:
@@ -157,7 +172,7 @@ def main() -> None:
     )
     ap.add_argument("--n", type=int, action="append", help="memories (repeatable)")
     ap.add_argument("--full", action="store_true", help="also run N = 1,000,000")
-    ap.add_argument("--backend", default="sqlite", help="comma list: sqlite,postgres")
+    ap.add_argument("--backend", default="sqlite", help="comma list: sqlite, sqlite-hnsw, postgres")
     ap.add_argument("--dsn", help="PostgreSQL DSN (default: start an embedded server)")
     ap.add_argument("--queries", type=int, default=200)
     args = ap.parse_args()
