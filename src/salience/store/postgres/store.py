@@ -47,11 +47,8 @@ from ...errors import EmbedderMismatch, InvalidInput, NotFound, StoreError
 from ...models import (
     Candidate,
     EmbeddingInfo,
-    Importance,
     Memory,
     MemoryFilter,
-    MemoryType,
-    Source,
     normalize_entity,
 )
 from .. import check_mind_name
@@ -59,11 +56,19 @@ from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
 from ..rows import memory_from_row
 from . import pool, sql
+from .filters import filter_clause, literal_terms
 from .graph import GraphMixin
 from .layers import LayersMixin
 from .maintenance import MaintenanceMixin
 from .migrations import MIGRATIONS
 from .queue import IngestStoreMixin
+from .vector_search import (
+    HNSW_EF_CONSTRUCTION,
+    HNSW_M,
+    MAX_DIM,
+    MAX_HALFVEC_DIM,
+    VectorSearchMixin,
+)
 
 if TYPE_CHECKING:
     from ...config import Config
@@ -73,12 +78,6 @@ T = TypeVar("T")
 SCHEMA_PREFIX = "salience_"
 MIND_KEY = "mind"  # meta: the mind that owns the schema
 FTS_UNACCENT_KEY = "fts_unaccent"  # meta: "true" if the mind folds diacritics
-MAX_INDEXED_DIM = 2000  # pgvector HNSW limit for `vector`
-MAX_HALFVEC_DIM = 4000  # pgvector HNSW limit for `halfvec`
-MAX_DIM = 16000  # pgvector's storage limit for `vector`
-HNSW_M = 16
-HNSW_EF_CONSTRUCTION = 64
-MAX_EF_SEARCH = 1000  # pgvector's upper bound for hnsw.ef_search
 
 _DUP_KEY = re.compile(r"\(id\)=\(([^)]*)\)")
 _dumps = partial(json.dumps, ensure_ascii=False)
@@ -99,7 +98,9 @@ class _ConnectionLost(StoreError):
     """The connection broke mid-operation (server restart, network); reads retry once."""
 
 
-class PostgresStore(IngestStoreMixin, MaintenanceMixin, LayersMixin, GraphMixin):
+class PostgresStore(
+    VectorSearchMixin, IngestStoreMixin, MaintenanceMixin, LayersMixin, GraphMixin
+):
     """A mind stored in its own schema of a PostgreSQL database with pgvector.
 
     Thread-safe: every call borrows a connection from the process-wide pool of its DSN.
@@ -330,65 +331,6 @@ class PostgresStore(IngestStoreMixin, MaintenanceMixin, LayersMixin, GraphMixin)
             self._dim = info.dim if info else None
         return self._dim
 
-    # -- the vector index -----------------------------------------------------------------------
-    def _create_index_sql(self, dim: int, m: int, ef_construction: int) -> psql.Composed:
-        template = sql.CREATE_HNSW_VECTOR if dim <= MAX_INDEXED_DIM else sql.CREATE_HNSW_HALFVEC
-        return self._q(
-            template,
-            dim=psql.SQL(str(int(dim))),
-            m=psql.SQL(str(int(m))),
-            efc=psql.SQL(str(int(ef_construction))),
-        )
-
-    def vector_index(self) -> dict[str, str] | None:
-        """The HNSW index of this mind: {"name", "opclass", "definition"}, or None (no pinned
-        embedder, more than 4000 dims, or dropped with `drop_vector_index`)."""
-        row = self._read(
-            lambda c: c.execute(sql.VECTOR_INDEX_DEF, (self._schema,)).fetchone()
-        )
-        if row is None:
-            return None
-        definition = str(row[0])
-        opclass = "halfvec_cosine_ops" if "halfvec_cosine_ops" in definition else "vector_cosine_ops"
-        return {"name": sql.HNSW_INDEX_NAME, "opclass": opclass, "definition": definition}
-
-    def drop_vector_index(self) -> None:
-        """Drop the HNSW index (e.g. before a bulk load; searches are exact until rebuilt)."""
-        with self._tx() as conn:
-            conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
-            conn.execute(self._q(sql.DROP_HNSW))
-
-    def build_vector_index(
-        self,
-        *,
-        m: int = HNSW_M,
-        ef_construction: int = HNSW_EF_CONSTRUCTION,
-        maintenance_work_mem: str | None = None,
-        parallel_workers: int | None = None,
-    ) -> None:
-        """(Re)build the HNSW index with the given parameters, replacing any existing one.
-
-        `maintenance_work_mem` (e.g. "2GB") should hold the whole graph for a fast build;
-        `parallel_workers` sets max_parallel_maintenance_workers for this build.
-        Raises `InvalidInput` if the mind has no pinned embedder or more than 4000 dims.
-        """
-        dim = self._pinned_dim()
-        if dim is None or dim > MAX_HALFVEC_DIM:
-            raise InvalidInput(
-                f"mind {self._mind!r} cannot have an HNSW index "
-                f"({'no pinned embedder' if dim is None else f'{dim} dims > {MAX_HALFVEC_DIM}'})"
-            )
-        with self._tx() as conn:
-            conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
-            if maintenance_work_mem is not None:
-                conn.execute(sql.SET_LOCAL, ("maintenance_work_mem", maintenance_work_mem))
-            if parallel_workers is not None:
-                conn.execute(
-                    sql.SET_LOCAL, ("max_parallel_maintenance_workers", str(int(parallel_workers)))
-                )
-            conn.execute(self._q(sql.DROP_HNSW))
-            conn.execute(self._create_index_sql(dim, m, ef_construction))
-
     # -- records --------------------------------------------------------------------------------
     def _check_vectors(self, vectors: np.ndarray | None, n: int) -> np.ndarray | None:
         if vectors is None:
@@ -584,77 +526,6 @@ class PostgresStore(IngestStoreMixin, MaintenanceMixin, LayersMixin, GraphMixin)
         rows = self._read(lambda c: c.execute(q, (keys, keys, *params, limit)).fetchall())
         return [Candidate(id=r[0], rank=i, score=float(r[1])) for i, r in enumerate(rows, start=1)]
 
-    def search_vector(
-        self,
-        vector: np.ndarray,
-        *,
-        limit: int,
-        flt: MemoryFilter | None = None,
-        exact: bool | None = None,
-    ) -> list[Candidate]:
-        """Nearest neighbours by cosine similarity (`score` = 1 - cosine distance).
-
-        `exact`: None (default) chooses — exact while the mind holds at most
-        `exact_search_max` vectors, else HNSW, falling back to exact if the index yields fewer
-        than `limit` rows; True always scans exactly; False always uses the index (when the
-        mind has one), as a benchmark comparing the two needs.
-        """
-        if limit <= 0:
-            return []
-        q = np.asarray(vector, dtype=np.float32).reshape(-1)
-        dim = self._pinned_dim()
-        if dim is None:
-            return []
-        if q.shape[0] != dim:
-            raise EmbedderMismatch(
-                f"query vector has {q.shape[0]} dimensions; mind {self._mind!r} pins {dim}"
-            )
-        if not np.isfinite(q).all():
-            raise InvalidInput("query vector contains NaN or infinite values")
-        where, params = filter_clause(flt)
-        rows: list[Any] | None = None
-        if self._use_index(dim, exact):
-            rows = self._read(lambda c: self._hnsw(c, q, dim, where, params, limit))
-            if exact is None and len(rows) < limit:
-                rows = None  # the index ran dry (a selective filter): answer exactly
-        if rows is None:
-            query = self._q(sql.VECTOR_EXACT, where=where)
-            rows = self._read(lambda c: c.execute(query, (q, *params, limit)).fetchall())
-        return [
-            Candidate(id=r[0], rank=i, score=1.0 - float(r[1])) for i, r in enumerate(rows, start=1)
-        ]
-
-    def _use_index(self, dim: int, exact: bool | None) -> bool:
-        if exact or dim > MAX_HALFVEC_DIM:
-            return False
-        if exact is False or self._large:
-            return True
-        cap = self.exact_search_max
-        n = self._read(lambda c: c.execute(self._q(sql.VECTOR_COUNT_UPTO), (cap + 1,)).fetchone())
-        self._large = int(n[0]) > cap
-        return self._large
-
-    def _hnsw(
-        self,
-        conn: psycopg.Connection,
-        q: np.ndarray,
-        dim: int,
-        where: psql.Composable,
-        params: list[Any],
-        limit: int,
-    ) -> list[Any]:
-        if dim <= MAX_INDEXED_DIM:
-            order = psql.SQL(sql.INDEX_ORDER_VECTOR)
-        else:
-            order = psql.SQL(sql.INDEX_ORDER_HALFVEC).format(dim=psql.SQL(str(int(dim))))
-        query = self._q(sql.VECTOR_HNSW, where=where, index_order=order)
-        ef = min(MAX_EF_SEARCH, max(self.ef_search, limit))
-        with conn.transaction():
-            conn.execute(sql.SET_LOCAL, ("hnsw.ef_search", str(ef)))
-            if self._server.iterative_scan:
-                conn.execute(sql.SET_LOCAL, ("hnsw.iterative_scan", "relaxed_order"))
-            return conn.execute(query, (q, *params, q, limit)).fetchall()
-
     # -- stats ----------------------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
         def run(c: psycopg.Connection) -> dict[str, Any]:
@@ -692,58 +563,6 @@ class PostgresStore(IngestStoreMixin, MaintenanceMixin, LayersMixin, GraphMixin)
 
 
 # -- helpers ------------------------------------------------------------------------------------
-def literal_terms(terms: Sequence[str]) -> list[str]:
-    """The terms worth searching: NULs removed, trimmed, at least one letter or digit, distinct.
-
-    Each is bound as a parameter of `phraseto_tsquery`, which reads plain text: quotes,
-    `&`, `|`, `!`, `<->`, `:*` and parentheses are never query syntax.
-    """
-    out: list[str] = []
-    for t in terms:
-        t = str(t).replace("\x00", "").strip()
-        if t and any(ch.isalnum() for ch in t):
-            out.append(t)
-    return list(dict.fromkeys(out))
-
-
-def filter_clause(flt: MemoryFilter | None) -> tuple[psql.Composable, list[Any]]:
-    """(" AND …" over alias `m`, params) for a `MemoryFilter`; empty SQL when nothing to filter.
-
-    Same semantics as the SQLite backend: tag filters are trimmed and lower-cased, entity
-    filters normalised; an empty list matches nothing."""
-    flt = flt or MemoryFilter()
-    parts: list[str] = []
-    params: list[Any] = []
-
-    def add(frag: str, value: Any) -> None:
-        parts.append(frag)
-        params.append(value)
-
-    if not flt.include_superseded:
-        parts.append(sql.F_NOT_SUPERSEDED)
-    if flt.memory_types is not None:
-        add(sql.F_TYPES, [MemoryType(t).value for t in flt.memory_types])
-    if flt.sources is not None:
-        add(sql.F_SOURCES, [Source(s).value for s in flt.sources])
-    if flt.importance is not None:
-        add(sql.F_IMPORTANCE, [Importance(i).value for i in flt.importance])
-    if flt.tags is not None:
-        add(sql.F_TAGS, [t.strip().lower() for t in flt.tags])
-    if flt.entities is not None:
-        add(sql.F_ENTITIES, [normalize_entity(e) for e in flt.entities])
-    if flt.session_id is not None:
-        add(sql.F_SESSION, flt.session_id)
-    if flt.since is not None:
-        add(sql.F_SINCE, ensure_utc(flt.since))
-    if flt.until is not None:
-        add(sql.F_UNTIL, ensure_utc(flt.until))
-    if flt.min_salience is not None:
-        add(sql.F_MIN_SALIENCE, float(flt.min_salience))
-    if flt.ids is not None:
-        add(sql.F_IDS, list(flt.ids))
-    return psql.SQL("".join(sql.F_AND + p for p in parts)), params
-
-
 def _squash(x: float) -> float:
     x = max(x, 0.0)
     return x / (1.0 + x)
