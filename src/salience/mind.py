@@ -13,6 +13,7 @@ from .clock import Clock, SystemClock
 from .config import Config
 from .errors import EmbedderMismatch, InvalidInput, NotFound
 from .models import (
+    UPDATABLE_FIELDS,
     EmbeddingInfo,
     FrameType,
     Importance,
@@ -23,7 +24,6 @@ from .models import (
     Source,
     check_text,
     content_hash,
-    new_id,
     validate_memory,
 )
 
@@ -44,29 +44,6 @@ if TYPE_CHECKING:
     from .store.base import Store
     from .transfer import TransferSummary
 
-_UPDATABLE = frozenset(
-    {
-        "content",
-        "summary",
-        "memory_type",
-        "importance",
-        "source",
-        "salience",
-        "confidence",
-        "usefulness",
-        "tags",
-        "entities",
-        "superseded_by",
-        "related_ids",
-        "session_id",
-        "t",
-        "frame_type",
-        "base_frame_id",
-        "pinned",
-        "occurred_at",
-        "metadata",
-    }
-)
 
 
 class Mind:
@@ -247,14 +224,14 @@ class Mind:
         one row per item, only for items that fit in one chunk) skips embedding — for imports
         and benchmarks with precomputed embeddings. All new rows are written in one transaction.
         """
+        from .ingest.direct import new_records, prepare
+
         now = self.clock.now()
-        records: list[Memory] = []
-        item_ids: list[str] = []
-        given: list[int] = []  # row in `vectors` for each new record, when vectors are given
         prepared: list[list[Memory]] = []
         for idx, item in enumerate(items):
             fields = {"content": item} if isinstance(item, str | bytes) else dict(item)
-            chunks = self._prepare(fields, now)
+            chunks = prepare(fields, now, max_bytes=self.config.max_content_bytes,
+                             chunk_bytes=self.config.chunk_bytes)
             if vectors is not None and len(chunks) > 1:
                 raise InvalidInput(
                     f"item {idx} needs {len(chunks)} chunks; precomputed vectors need one-chunk items"
@@ -262,23 +239,8 @@ class Mind:
             prepared.append(chunks)
         # one lookup for every exact duplicate already stored (a round trip per item is what
         # made bulk loads into PostgreSQL slow)
-        seen = self.store.find_by_hashes([m.content_hash for ch in prepared for m in ch])
-        for idx, chunks in enumerate(prepared):
-            first_id: str | None = None
-            for m in chunks:
-                existing = seen.get(m.content_hash)
-                if existing is not None:
-                    first_id = first_id or existing
-                    continue
-                if first_id is None:
-                    first_id = m.id
-                else:
-                    m.parent_id = first_id
-                seen[m.content_hash] = m.id
-                records.append(m)
-                given.append(idx)
-            assert first_id is not None
-            item_ids.append(first_id)
+        stored = self.store.find_by_hashes([m.content_hash for ch in prepared for m in ch])
+        records, item_ids, given = new_records(prepared, stored)
         if vectors is not None and len(item_ids) != len(vectors):
             raise InvalidInput(f"got {len(vectors)} vectors for {len(item_ids)} items")
         if not records:
@@ -292,34 +254,6 @@ class Mind:
         self.store.insert(records, vecs)
         return item_ids
 
-    def _prepare(self, fields: dict[str, Any], now: datetime) -> list[Memory]:
-        """Validate one add() item and split it into chunk records."""
-        unknown = set(fields) - _UPDATABLE - {"content"}
-        if unknown:
-            raise InvalidInput(f"unknown memory fields: {', '.join(sorted(unknown))}")
-        content = check_text(fields.pop("content"), max_bytes=self.config.max_content_bytes)
-        clean = {k: v for k, v in fields.items() if v is not None}
-        for key in ("tags", "entities", "related_ids"):
-            value = clean.get(key, [])
-            if isinstance(value, str) or not isinstance(value, Sequence):
-                raise InvalidInput(f"{key} must be a list of strings")
-            clean[key] = list(value)
-        metadata = clean.get("metadata", {})
-        if not isinstance(metadata, Mapping):
-            raise InvalidInput("metadata must be a JSON object (dict)")
-        clean["metadata"] = dict(metadata)
-        from .ingest.chunking import chunk_text
-
-        pieces = chunk_text(content, self.config.chunk_bytes)
-        out = []
-        for i, piece in enumerate(pieces):
-            m = Memory(
-                content=piece, id=new_id(), chunk_index=i, created_at=now, updated_at=now, **clean
-            )
-            validate_memory(m, max_bytes=self.config.max_content_bytes)
-            out.append(m)
-        return out
-
     def get(self, memory_id: str) -> Memory:
         """The memory with this id. Raises `NotFound`."""
         m = self.store.get(memory_id)
@@ -332,7 +266,7 @@ class Mind:
 
         Raises `NotFound`, `InvalidInput` (unknown field or bad value).
         """
-        unknown = set(changes) - _UPDATABLE
+        unknown = set(changes) - UPDATABLE_FIELDS
         if unknown:
             raise InvalidInput(f"cannot update fields: {', '.join(sorted(unknown))}")
         old = self.get(memory_id)

@@ -378,3 +378,29 @@ def validate_memory(m: Memory, *, max_bytes: int = 10_000_000) -> Memory:
             setattr(m, name, ensure_utc(v))
     m.content_hash = content_hash(m.content)
     return m
+
+
+# Fields of a memory that `Mind.add` accepts (besides content) and `Mind.update` may change.
+UPDATABLE_FIELDS = frozenset(
+    {
+        "content",
+        "summary",
+        "memory_type",
+        "importance",
+        "source",
+        "salience",
+        "confidence",
+        "usefulness",
+        "tags",
+        "entities",
+        "superseded_by",
+        "related_ids",
+        "session_id",
+        "t",
+        "frame_type",
+        "base_frame_id",
+        "pinned",
+        "occurred_at",
+        "metadata",
+    }
+)
