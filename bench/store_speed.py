@@ -88,6 +88,8 @@ def bench_backend(
         t = time.perf_counter()
         store.build_vector_index(maintenance_work_mem="1GB", parallel_workers=2)
         build_s = time.perf_counter() - t
+    if hasattr(store, "analyze"):  # PostgreSQL after a bulk load: statistics for full text
+        store.analyze()
     terms, qvecs = queries
     reps = len(terms)
     rows = []

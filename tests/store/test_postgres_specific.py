@@ -618,3 +618,81 @@ def test_round_trip_sqlite_postgres_sqlite(config, open_pg, dim):
     finally:
         sqlite_a.close()
         sqlite_b.close()
+
+
+# -- full text: frequent terms rank rows but do not choose them ---------------------------------
+def test_plan_terms_splits_by_estimated_rows():
+    from salience.store.postgres.fulltext import plan_terms
+
+    lex = {"cat": ("cat",), "the cat": ("cat",), "zebra": ("zebra",), "the": (), "big cat": ()}
+    lex["big cat"] = ("big", "cat")
+    freqs = {"cat": 0.4, "big": 0.005}
+    p = plan_terms(["cat", "zebra", "the", "big cat"], lex, freqs, rows=100_000, frequent_rows=1000)
+    assert p.frequent == ["cat"]  # 40,000 rows
+    assert p.rare == ["zebra", "big cat"]  # unlisted; a phrase is as rare as its rarest word
+    # "the" has no lexeme (stop word): left out of both
+    assert plan_terms(["cat"], lex, freqs, rows=2_000, frequent_rows=1000).frequent == []
+
+
+def _frequent_terms_mind(store) -> dict[str, list[str]]:
+    """45 rows with "common", 35 with "apple" (5 with both), 3 long ones with the rare "zebra";
+    the short single-term rows outrank the long ones under plain ts_rank."""
+    ids: dict[str, list[str]] = {"common": [], "apple": [], "both": [], "zebra": []}
+    rows = []
+    for i in range(40):
+        rows.append(("common", mem(f"common note{i}", i)))
+    for i in range(30):
+        rows.append(("apple", mem(f"apple item{i}", 100 + i)))
+    for i in range(5):
+        filler = " ".join(f"both{i}x{j}" for j in range(20))
+        rows.append(("both", mem(f"common apple {filler}", 200 + i)))
+    for i in range(3):
+        filler = " ".join(f"zeb{i}y{j}" for j in range(30))
+        rows.append(("zebra", mem(f"zebra {filler}", 300 + i)))
+    store.insert([m for _, m in rows])
+    for kind, m in rows:
+        ids[kind].append(m.id)
+    return ids
+
+
+def test_rare_terms_choose_rows_when_others_are_frequent(open_pg):
+    s = open_pg()
+    ids = _frequent_terms_mind(s)
+    s.frequent_term_rows = 10**9  # nothing frequent: the plain query
+    s.analyze()
+    plain = [c.id for c in s.search_text(["common", "zebra"], limit=3)]
+    assert not set(plain) & set(ids["zebra"])  # short "common" rows outrank the zebra rows
+    s.frequent_term_rows = 20
+    got = s.search_text(["common", "zebra"], limit=10)
+    assert {c.id for c in got[:3]} == set(ids["zebra"])  # rows matching the rare term first
+    assert len(got) == 10 and set(c.id for c in got[3:]) <= set(ids["common"] + ids["both"])
+    assert [c.rank for c in got] == list(range(1, 11))
+    assert all(0 < c.score < 1 for c in got)
+    # filters hold in every step
+    allowed = ids["zebra"][:2] + ids["common"][:5]
+    got = s.search_text(["common", "zebra"], limit=4, flt=MemoryFilter(ids=allowed))
+    assert {c.id for c in got[:2]} == set(ids["zebra"][:2])
+    assert {c.id for c in got} <= set(allowed) and len(got) == 4
+
+
+def test_all_frequent_terms_rows_matching_all_come_first(open_pg):
+    s = open_pg()
+    ids = _frequent_terms_mind(s)
+    s.analyze()
+    s.frequent_term_rows = 10**9
+    plain = [c.id for c in s.search_text(["common", "apple"], limit=5)]
+    assert set(plain) != set(ids["both"])
+    s.frequent_term_rows = 20
+    got = [c.id for c in s.search_text(["common", "apple"], limit=8)]
+    assert set(got[:5]) == set(ids["both"]) and len(got) == 8
+    # a single frequent term: the plain query
+    assert len(s.search_text(["common"], limit=50)) == 45
+
+
+def test_text_search_without_statistics_uses_the_plain_query(open_pg):
+    s = open_pg()
+    ids = _frequent_terms_mind(s)
+    s.frequent_term_rows = 20
+    s._fts_stats = (float("inf"), 0.0, {})  # as read from a mind never analysed
+    got = [c.id for c in s.search_text(["common", "zebra"], limit=3)]
+    assert not set(got) & set(ids["zebra"])

@@ -279,12 +279,29 @@ F_IDS = "m.id = ANY(%s::text[])"
 # quotes and parentheses in the text are never parsed as tsquery syntax.
 TSQUERY_TERM = "phraseto_tsquery({cfg}::regconfig, %s)"
 TSQUERY_OR = " || "
-# ts_rank weights {D, C, B, A}; normalisation 1 divides by 1 + log(document length).
+TSQUERY_AND = " && "
+# Rows matching `{match}`, ranked by `{tsquery}` (every term; see fulltext.py). ts_rank weights
+# {D, C, B, A}; normalisation 1 divides by 1 + log(document length).
 TEXT_SEARCH = (
     "SELECT m.id, ts_rank(ARRAY[0.1, 0.2, 0.5, 1.0]::float4[], m.fts, q.q, 1) AS score "
-    "FROM {s}.memories m, (SELECT {tsquery} AS q) q "
-    "WHERE m.fts @@ q.q {where} ORDER BY score DESC, m.pk LIMIT %s"
+    "FROM {s}.memories m, (SELECT {tsquery} AS q, {match} AS mq) q "
+    "WHERE m.fts @@ q.mq {where} ORDER BY score DESC, m.pk LIMIT %s"
 )
+# The lexemes of each term, as the mind's text-search configuration makes them.
+TEXT_LEXEMES = (
+    "SELECT t, tsvector_to_array(to_tsvector({cfg}::regconfig, t)) FROM unnest(%s::text[]) t"
+)
+# What ANALYZE keeps on the `fts` column: rows, the most common lexemes and the fraction of rows
+# holding each (the fractions list ends with min, max and the null fraction). No stats: NULLs.
+FTS_STATS = (
+    "SELECT c.reltuples, s.most_common_elems::text::text[], s.most_common_elem_freqs "
+    "FROM pg_catalog.pg_class c "
+    "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+    "LEFT JOIN pg_catalog.pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname "
+    "AND s.attname = 'fts' AND NOT s.inherited "
+    "WHERE n.nspname = %s AND c.relname = 'memories'"
+)
+ANALYZE_MEMORIES = "ANALYZE {s}.memories"
 ENTITY_SEARCH = (
     "SELECT m.id, (SELECT count(*) FROM unnest(m.entity_keys) k WHERE k = ANY(%s::text[])) "
     "AS hits FROM {s}.memories m WHERE m.entity_keys && %s::text[] {where} "

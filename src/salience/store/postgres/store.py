@@ -56,7 +56,8 @@ from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
 from ..rows import memory_from_row
 from . import pool, sql
-from .filters import filter_clause, literal_terms
+from .filters import filter_clause
+from .fulltext import FREQUENT_TERM_ROWS, FullTextMixin
 from .graph import GraphMixin
 from .layers import LayersMixin
 from .maintenance import MaintenanceMixin
@@ -99,7 +100,7 @@ class _ConnectionLost(StoreError):
 
 
 class PostgresStore(
-    VectorSearchMixin, IngestStoreMixin, MaintenanceMixin, LayersMixin, GraphMixin
+    FullTextMixin, VectorSearchMixin, IngestStoreMixin, MaintenanceMixin, LayersMixin, GraphMixin
 ):
     """A mind stored in its own schema of a PostgreSQL database with pgvector.
 
@@ -129,6 +130,9 @@ class PostgresStore(
         self.ef_search = ef_search
         self.exact_search_max = exact_search_max  # above this many vectors, HNSW is used
         self._large = False  # sticky: the mind was seen above exact_search_max
+        self.frequent_term_rows = FREQUENT_TERM_ROWS  # full text: see fulltext.py
+        self._fts_stats = None
+        self._lexemes = {}
         self._migrate()
         info = self.embedding_info()
         self._dim: int | None = info.dim if info else None
@@ -496,25 +500,6 @@ class PostgresStore(
             last = int(rows[-1][0])
 
     # -- candidates -----------------------------------------------------------------------------
-    def search_text(
-        self, terms: Sequence[str], *, limit: int, flt: MemoryFilter | None = None
-    ) -> list[Candidate]:
-        """Full-text candidates for literal `terms`, OR-joined (each term a phrase of its words,
-        English-stemmed and, where `unaccent` is installed, with diacritics folded). `score` is
-        x / (1 + x) of `ts_rank` (content weighted 1.0, summary and entities 0.5)."""
-        words = literal_terms(terms)
-        if not words or limit <= 0:
-            return []
-        where, params = filter_clause(flt)
-        term = psql.SQL(sql.TSQUERY_TERM).format(cfg=self._cfg)
-        tsquery = psql.SQL(sql.TSQUERY_OR).join([term] * len(words))
-        q = self._q(sql.TEXT_SEARCH, tsquery=tsquery, where=where)
-        rows = self._read(lambda c: c.execute(q, (*words, *params, limit)).fetchall())
-        return [
-            Candidate(id=r[0], rank=i, score=_squash(float(r[1])))
-            for i, r in enumerate(rows, start=1)
-        ]
-
     def search_entities(
         self, entities: Sequence[str], *, limit: int, flt: MemoryFilter | None = None
     ) -> list[Candidate]:
@@ -563,11 +548,6 @@ class PostgresStore(
 
 
 # -- helpers ------------------------------------------------------------------------------------
-def _squash(x: float) -> float:
-    x = max(x, 0.0)
-    return x / (1.0 + x)
-
-
 def _first_line(e: BaseException) -> str:
     return (str(e).splitlines() or [type(e).__name__])[0]
 
