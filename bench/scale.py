@@ -236,6 +236,7 @@ def run_size(n: int, dsn: str | None, corpus: Corpus, work: Path) -> list[dict[s
         t = time.perf_counter()
         store.build_vector_index(maintenance_work_mem="3GB", parallel_workers=1)
         first = time.perf_counter() - t
+        store.analyze()  # the bulk load's last step: statistics for full text (docs/postgres.md)
         rows = search_rows(
             "PostgreSQL",
             pmind,

@@ -378,3 +378,26 @@ def test_the_change_log_is_not_trimmed_on_every_write(tmp_path: Path, monkeypatc
     trims = len(set(marks) - {0})
     assert 2 <= trims <= 5  # one trim per ~4 deletes, not one per delete
     s.close()
+
+
+def test_saved_graph_survives_an_ef_search_change_but_not_a_build_change(
+    tmp_path: Path, monkeypatch
+):
+    path = tmp_path / "m.db"
+    ms, vs = mems(1200), vecs(1200)
+    a = open_store(path, hnsw=HnswParams(ef_search=64))
+    a.insert(ms, vs)
+    top(a, vs[0])
+    a.close()
+    added: list[int] = []
+    real = HnswIndex.append
+    monkeypatch.setattr(
+        HnswIndex, "append", lambda self, p, v: (added.append(len(p)), real(self, p, v))
+    )
+    b = open_store(path, hnsw=HnswParams(ef_search=300))
+    assert top(b, vs[1], 1) == [ms[1].id] and added == []  # loaded, searched with ef 300
+    assert b._index._index.expansion_search == 300
+    b.close()
+    c = open_store(path, hnsw=HnswParams(ef_construction=100))
+    assert top(c, vs[2], 1) == [ms[2].id] and added == [1200]  # other graph settings: rebuilt
+    c.close()

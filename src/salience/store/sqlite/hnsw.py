@@ -36,8 +36,16 @@ STALE_S = 3600.0  # unreferenced graph files older than this are leftovers of ki
 class HnswParams:
     dtype: str = "i8"
     connectivity: int = 16
-    ef_construction: int = 64
-    ef_search: int = 64
+    ef_construction: int = 200
+    ef_search: int = 256
+
+    def graph(self) -> dict[str, Any]:
+        """What a saved graph must have been built with (ef_search is only a search setting)."""
+        return {
+            "dtype": self.dtype,
+            "connectivity": self.connectivity,
+            "ef_construction": self.ef_construction,
+        }
 
 
 def _usearch_index() -> Any:
@@ -173,7 +181,7 @@ class HnswIndex:
             "count": count,
             "max_pk": self._max_pk,
             "dim": self.dim,
-            "params": self.params.__dict__,
+            "params": self.params.graph(),
         }
         mtmp = directory / f".manifest-{manifest['token']}.tmp"
         mtmp.write_text(json.dumps(body))
@@ -196,7 +204,7 @@ class HnswIndex:
             if (
                 body.get("format") != FORMAT
                 or body.get("dim") != dim
-                or body.get("params") != params.__dict__
+                or body.get("params") != params.graph()
                 or path.stat().st_size != body.get("bytes")
             ):
                 return None
