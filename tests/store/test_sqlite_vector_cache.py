@@ -190,7 +190,11 @@ def test_auto_mode_switches_to_hnsw_at_the_threshold(tmp_path: Path):
     s.close()
 
 
-def test_hnsw_recall_and_exact_scores(tmp_path: Path):
+def test_hnsw_recall_and_exact_scores(tmp_path: Path, monkeypatch):
+    """The graph itself (small graphs are scanned by default: force traversal)."""
+    from salience.store.sqlite import hnsw
+
+    monkeypatch.setattr(hnsw, "SCAN_BELOW", 0)
     n = 4000
     ms, vs = mems(n), vecs(n)
     s = open_store(tmp_path / "m.db", hnsw=HnswParams(dtype="i8"))

@@ -29,6 +29,7 @@ import numpy as np
 from ...errors import StoreError
 
 FORMAT = 1
+SCAN_BELOW = 20_000  # graphs this small are scanned instead of traversed
 STALE_S = 3600.0  # unreferenced graph files older than this are leftovers of killed processes
 
 
@@ -147,8 +148,11 @@ class HnswIndex:
             frac = 1.0 if allowed is None else max(len(allowed) / n, 1e-6)
             kk = min(n, max(k, int(k / frac * 2)))
             while True:
-                # asking for much of the index: a brute-force pass is exact and no slower
-                m = self._index.search(np.asarray(query, dtype=np.float32), kk, exact=kk * 4 >= n)
+                # a small graph, or much of it asked for: a pass over every int8 vector is
+                # about as fast (0.8 ms at 20,000 x 384) and cannot miss a node the graph
+                # links poorly (HNSW leaves ~0.2 % of nodes hard to reach on clustered data)
+                exact = kk * 4 >= n or n <= SCAN_BELOW
+                m = self._index.search(np.asarray(query, dtype=np.float32), kk, exact=exact)
                 pks = np.asarray(m.keys, dtype=np.int64)
                 sims = 1.0 - np.asarray(m.distances, dtype=np.float32)
                 if allowed is not None:
