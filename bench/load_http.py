@@ -26,17 +26,13 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import Corpus
+from _timing import pct
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))] if xs else float("nan")
 
 
 async def run_phase(

@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
 from _data import Corpus  # noqa: E402
+from _timing import pct, timed  # noqa: E402
 from salience.config import Config  # noqa: E402
 from salience.embed.base import EmbedderStatus  # noqa: E402
 from salience.mind import Mind  # noqa: E402
@@ -87,21 +88,6 @@ class LookupEmbedder:
         return EmbedderStatus(provider="lookup", model=self.model, dim=DIM)
 
 
-def pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
-
-
-def lat(fn: Callable[[int], Any], reps: int) -> list[float]:
-    fn(0)  # warm caches (vector index load, statement cache)
-    out = []
-    for i in range(reps):
-        t = time.perf_counter()
-        fn(i)
-        out.append((time.perf_counter() - t) * 1000)
-    return out
-
-
 def rss_mb() -> float:
     return psutil.Process().memory_info().rss / 2**20
 
@@ -136,7 +122,7 @@ def search_rows(
         ("deep search", lambda i: mind.search(queries[i], limit=10, feedback=False)),
         ("vector top-10", vector_fn),
     ):
-        xs = lat(fn, reps)
+        xs = timed(fn, reps, warmup=True)
         rows.append({"backend": label, "op": op, "p50": pct(xs, 50), "p95": pct(xs, 95)})
     return rows
 
@@ -255,7 +241,11 @@ def run_size(n: int, dsn: str | None, corpus: Corpus, work: Path) -> list[dict[s
             recall = statistics.fmean(
                 len(set(a) & set(b)) / 10 for a, b in zip(got, pg_exact, strict=True)
             )
-            xs = lat(lambda i: store.search_vector(qvecs[i], limit=10, exact=False), len(queries))
+            xs = timed(
+                lambda i: store.search_vector(qvecs[i], limit=10, exact=False),
+                len(queries),
+                warmup=True,
+            )
             out.append(
                 {
                     "backend": f"PostgreSQL HNSW ef={ef}",

@@ -29,6 +29,7 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import Corpus
+from _timing import pct, timed
 from salience.config import Config
 from salience.models import EmbeddingInfo
 from salience.search.rank import rrf_fuse
@@ -36,20 +37,6 @@ from salience.store import open_store
 
 DIM = 384
 BATCH = 2000
-
-
-def pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
-
-
-def timed(fn, reps: int) -> list[float]:
-    out = []
-    for i in range(reps):
-        t = time.perf_counter()
-        fn(i)
-        out.append((time.perf_counter() - t) * 1000)
-    return out
 
 
 def bench_backend(
