@@ -162,7 +162,6 @@ UPDATE_MEMORY = (
 PK_BY_ID = "SELECT pk FROM memories WHERE id = ?"
 IDS_FOR_PKS = "SELECT pk, id FROM memories WHERE pk IN ({marks})"
 GET_BY_ID = SELECT_MEMORY + " WHERE id = ?"
-GET_BY_PKS = SELECT_MEMORY + " WHERE pk IN ({marks})"
 GET_BY_IDS = SELECT_MEMORY + " WHERE id IN ({marks})"
 FIND_BY_HASH = "SELECT id FROM memories WHERE content_hash = ? ORDER BY pk LIMIT 1"
 FIND_BY_HASHES = (
@@ -183,7 +182,6 @@ UPSERT_VECTOR = (
     "ON CONFLICT (pk) DO UPDATE SET embedding = excluded.embedding"
 )
 VECTORS_AFTER = "SELECT pk, embedding FROM memory_vectors WHERE pk > ? ORDER BY pk"
-VECTOR_STATE = "SELECT count(*), coalesce(max(pk), 0) FROM memory_vectors"
 VECTORS_BY_IDS = (
     "SELECT m.id, v.embedding FROM memory_vectors v JOIN memories m ON m.pk = v.pk "
     "WHERE m.id IN ({marks})"
