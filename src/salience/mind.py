@@ -475,13 +475,19 @@ class Mind:
         return svc
 
     def remember_turn(
-        self, user: str, assistant: str, *, tool_grounded: bool = False, defer: bool = True,
-        **kw: Any,
+        self, user: str, assistant: str = "", *, speaker: str | None = None,
+        tool_grounded: bool = False, defer: bool = True, **kw: Any,
     ) -> int | IngestResult | None:
-        """A conversation exchange: queued for deferred triage (returns the queue id), or
-        triaged now with `defer=False` (threshold 3 when tool-grounded, else 5)."""
+        """A conversation turn: what a person said and the assistant's reply (may be empty).
+
+        Queued for deferred triage (returns the queue id; `heartbeat()` drains it) or triaged
+        now with `defer=False`. What the person says is kept unless it is pure small talk;
+        design A's thresholds (3 tool-grounded, 5 parametric) gate only what the assistant's
+        reply adds. `speaker` names the person ("User" by default); keyword arguments
+        `session_id`, `occurred_at`, `metadata` (copied onto every resulting memory).
+        """
         return self._ingest().remember_turn(
-            user, assistant, tool_grounded=tool_grounded, defer=defer, **kw
+            user, assistant, speaker=speaker, tool_grounded=tool_grounded, defer=defer, **kw
         )
 
     def save_memory(self, content: str, **fields: Any) -> IngestResult:

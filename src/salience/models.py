@@ -316,8 +316,11 @@ def _check_unit(value: float, what: str, lo: float, hi: float) -> float:
     return v
 
 
-def check_text(content: Any, *, max_bytes: int, what: str = "content") -> str:
-    """Validate text at the edge: str (or UTF-8 bytes), non-empty, no NUL, within the limit."""
+def check_text(
+    content: Any, *, max_bytes: int, what: str = "content", allow_empty: bool = False
+) -> str:
+    """Validate text at the edge: str (or UTF-8 bytes), non-empty (unless `allow_empty`),
+    no NUL, within the limit."""
     from .errors import ContentTooLarge
 
     if isinstance(content, bytes | bytearray | memoryview):
@@ -333,7 +336,7 @@ def check_text(content: Any, *, max_bytes: int, what: str = "content") -> str:
         size = len(content.encode("utf-8"))
     except UnicodeEncodeError:
         raise InvalidInput(f"{what} contains unpaired surrogates (not valid Unicode)") from None
-    if not content.strip():
+    if not content.strip() and not allow_empty:
         raise InvalidInput(f"{what} is empty")
     if size > max_bytes:
         raise ContentTooLarge(

@@ -259,9 +259,13 @@ def test_chat_jsonl_shapes_grounding_and_incremental(mind, brain, tmp_path):
     p.write_text("\n".join(lines) + "\n")
     rep = mind.import_chat(p)
     assert rep.invalid == 2 and rep.items == 6
-    assert rep.saved == 1 and rep.skipped == 3  # only the tool-grounded exchange clears 4 >= 3
-    saved = mind.list()[0]
-    assert "18C and sunny in Porto." in saved.content and saved.source is Source.IMPORT
+    # what the user said is kept; "hi" / "hello" is small talk and its reply scores 4 < 5
+    assert rep.saved == 3 and rep.skipped == 1
+    saved = {m.content.split("\n")[0]: m for m in mind.list()}
+    assert set(saved) == {"User: What's the weather in Porto?", "User: Who wrote Dune?",
+                          "User: I adopted a dog"}
+    weather = saved["User: What's the weather in Porto?"]
+    assert "18C and sunny in Porto." in weather.content and weather.source is Source.IMPORT
     assert mind.import_chat(p).already_imported == 4
 
 

@@ -26,16 +26,29 @@ def test_remember_turn_is_deferred_and_costs_no_model_call(mind, brain):
     ("salience", "grounded", "saved"),
     [(2, True, False), (3, True, True), (4, False, False), (5, False, True)],
 )
-def test_conversation_thresholds_grounded_vs_parametric(mind, brain, salience, grounded, saved):
+def test_thresholds_gate_what_the_assistant_adds(mind, brain, salience, grounded, saved):
+    """Design A's 3/5 thresholds decide whether the assistant's reply is kept when the person
+    said nothing worth keeping."""
     brain.salience_for = lambda text: salience
-    res = mind.remember_turn("My dog is called Rex", "Nice", tool_grounded=grounded, defer=False)
+    res = mind.remember_turn(
+        "ok", "Border collies were bred in Scotland.", tool_grounded=grounded, defer=False
+    )
     assert bool(res.saved) is saved
-    assert res.skipped == (None if saved else "below_threshold")
+    assert res.skipped == (None if saved else "noise")
     if saved:
         m = mind.get(res.id)
         assert m.source is (Source.TOOL_VERIFIED if grounded else Source.AGENT_INFERRED)
-        assert m.memory_type is MemoryType.FACT
-        assert m.summary.startswith("User: My dog")
+
+
+@pytest.mark.parametrize("salience", [1, 2, 4])
+def test_what_the_user_states_is_kept_whatever_its_salience(mind, brain, salience):
+    brain.salience_for = lambda text: salience
+    res = mind.remember_turn("My dog is called Rex", "Nice", defer=False)
+    assert res.saved and res.skipped is None
+    m = mind.get(res.id)
+    assert m.source is Source.USER_STATED
+    assert m.importance is Importance.NORMAL  # a low score is not "temporary"
+    assert m.content == "User: My dog is called Rex\nAssistant: Nice"
 
 
 def test_quality_boost_raises_salience_and_importance(mind, brain):
@@ -180,7 +193,9 @@ def test_the_default_brain_is_heuristic_and_logged(heuristic_mind):
     )
     assert res.saved and res.salience >= 7
     small = heuristic_mind.remember_turn("hi", "hello!", defer=False)
-    assert not small.saved and small.skipped == "below_threshold"
+    assert not small.saved and small.skipped == "noise"
+    skips = heuristic_mind.store.events("triage_skipped")
+    assert [e.payload["reason"] for e in skips] == ["noise"]
     sites = {r["call_site"] for r in heuristic_mind.store.interactions()}
     assert {"triage", "quality"} <= sites
     assert {r["provider"] for r in heuristic_mind.store.interactions()} == {"heuristic"}

@@ -58,7 +58,7 @@ def test_quality_boost_matches_design_a_and_the_brain(s, spec, uniq, expected):
 
 def test_importance_bands_follow_the_rubric():
     assert [rules.importance_for(s) for s in (1, 3.9, 4, 6.9, 7, 8.9, 9, 10)] == [
-        Importance.TEMPORARY, Importance.TEMPORARY, Importance.NORMAL, Importance.NORMAL,
+        Importance.NORMAL, Importance.NORMAL, Importance.NORMAL, Importance.NORMAL,
         Importance.IMPORTANT, Importance.IMPORTANT, Importance.CRITICAL, Importance.CRITICAL,
     ]
 

@@ -79,7 +79,7 @@ def exchanges(
         text = f"User: {user.strip()}\nAssistant: {assistant.strip()}"
         key = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
         item = IngestItem(
-            path="conversation", text=text, tool_grounded=grounded, occurred_at=when or started,
+            path="conversation", text=text, user_text=user.strip(), tool_grounded=grounded, occurred_at=when or started,
             tags=["chat"], imported=True, metadata={"conversation": conversation},
         )
         return SourceRecord(key=key, item=item)

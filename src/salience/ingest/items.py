@@ -16,6 +16,8 @@ from .rules import PATHS
 #: its value is JSON {"since": iso time, "memory_ids": [...superseded ids]}.
 RECONSOLIDATE_KEY = "identity_reconsolidation_pending"
 PARADIGM_SHIFT_EVENT = "paradigm_shift"
+#: event written for every triaged item that was not saved (payload: path, reason, text)
+SKIPPED_EVENT = "triage_skipped"
 
 
 @dataclass(slots=True)
@@ -36,6 +38,9 @@ class IngestItem:
     imported: bool = False
     harvest: HarvestMark | None = None
     fields: dict[str, Any] = field(default_factory=dict)  # save_memory: caller-set fields
+    #: conversation: what the person said (the part design A's parametric threshold never
+    #: gates); None for items queued before it existed (then read back from `text`)
+    user_text: str | None = None
 
     def __post_init__(self) -> None:
         if self.path not in PATHS:
@@ -72,7 +77,9 @@ class IngestResult:
     path: str
     saved: list[str] = field(default_factory=list)
     salience: float | None = None
-    skipped: str | None = None  # "below_threshold", "model_said_no", "duplicate", "gone"
+    #: "noise" (the person said nothing to keep and the reply did not pass its threshold),
+    #: "below_threshold", "model_said_no", "duplicate", "gone"
+    skipped: str | None = None
     duplicate_of: str | None = None
     superseded: list[str] = field(default_factory=list)
     paradigm_shift: bool = False

@@ -20,7 +20,13 @@ from ..models import validate_memory as _validate
 from ..store.ingest import HarvestMark, IngestBatch, MindEvent, QueueItem, QueueName
 from . import rules
 from .chunking import chunk_text
-from .items import PARADIGM_SHIFT_EVENT, RECONSOLIDATE_KEY, IngestItem, IngestResult
+from .items import (
+    PARADIGM_SHIFT_EVENT,
+    RECONSOLIDATE_KEY,
+    SKIPPED_EVENT,
+    IngestItem,
+    IngestResult,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -77,13 +83,22 @@ class Ingestor:
             return self._settle(result, item, dequeue, status="saved")
         tri = self.brain.triage(text, kind=item.path)  # type: ignore[arg-type]
         result.salience = float(tri.salience)
-        if not rules.should_save(
-            item.path, tri.salience, tool_grounded=item.tool_grounded, model_save=tri.save,
-            thresholds=self.thresholds,
+        user_stated = False
+        if item.path == "conversation":
+            said = item.user_text if item.user_text is not None else rules.split_exchange(text)[0]
+            verdict = rules.admit_conversation(
+                said, tri.salience, tool_grounded=item.tool_grounded, thresholds=self.thresholds
+            )
+            skip, user_stated = (None if verdict.save else verdict.reason), verdict.user_stated
+        elif not rules.should_save(
+            item.path, tri.salience, model_save=tri.save, thresholds=self.thresholds
         ):
-            result.skipped = "model_said_no" if not tri.save and item.path != "conversation" \
-                else "below_threshold"
-            return self._settle(result, item, dequeue, status="skipped")
+            skip = "model_said_no" if not tri.save else "below_threshold"
+        else:
+            skip = None
+        if skip is not None:
+            result.skipped = skip
+            return self._settle(result, item, dequeue, status="skipped", text=text)
         records = self._records(
             item, chunks,
             salience=rules.clamp_salience(tri.salience),
@@ -92,7 +107,7 @@ class Ingestor:
             tags=[*item.tags, *tri.tags],
             entities=list(tri.entities),
             source=rules.source_for(item.path, tool_grounded=item.tool_grounded,
-                                    imported=item.imported),
+                                    imported=item.imported, user_stated=user_stated),
         )
         vecs = self.embed([m.content for m in records])
         head = records[0]
@@ -308,14 +323,24 @@ class Ingestor:
 
     def _settle(
         self, result: IngestResult, item: IngestItem, dequeue: tuple[QueueName, int] | None,
-        *, status: str,
+        *, status: str, text: str | None = None,
     ) -> IngestResult | None:
-        """Finish an item that saves nothing: dequeue it and mark it harvested, atomically."""
-        if dequeue is None and item.harvest is None:
+        """Finish an item that saves nothing: dequeue it and mark it harvested, atomically.
+        A triage skip (`text` given) is also written as a `triage_skipped` event, so every
+        skip can be looked at later (`salience queue`, `Mind.stats`)."""
+        skipped_event = text is not None and result.skipped not in (None, "duplicate")
+        if dequeue is None and item.harvest is None and not skipped_event:
             return result
         batch = IngestBatch(dequeue=dequeue, now=self.clock.now())
         if item.harvest is not None:
             batch.harvest.append(_with_status(item.harvest, status))
+        if skipped_event:
+            assert text is not None
+            batch.events.append(MindEvent(
+                kind=SKIPPED_EVENT, created_at=batch.now or self.clock.now(),
+                payload={"path": item.path, "reason": result.skipped,
+                         "salience": result.salience, "text": text[:_CLIP]},
+            ))
         return result if self.store.commit_ingest(batch) is not None else None
 
 

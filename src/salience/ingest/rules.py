@@ -55,6 +55,65 @@ def should_save(
     raise ValueError(f"unknown ingestion path {path!r}; expected one of: {', '.join(PATHS)}")
 
 
+#: a turn of at most this many words in which every sentence is small talk says nothing to keep
+NOISE_MAX_WORDS = 8
+
+
+def is_noise_turn(text: str, *, max_words: int = NOISE_MAX_WORDS) -> bool:
+    """Whether what a person said is pure small talk ("lol ok", "thanks!", "sure, sounds
+    good"): at most `max_words` words, no question, and every sentence a greeting, thanks or
+    acknowledgement with at most one content word. Longer turns are never noise: a detector
+    that misses one fact in a long turn would lose it."""
+    from ..llm.heuristic.text import split_sentences, words
+    from ..llm.heuristic.triage import is_noise
+
+    if len(words(text)) > max_words:
+        return False
+    sentences = [s for s in split_sentences(text) if s.strip()]
+    return all(is_noise(s) and not s.rstrip().endswith("?") for s in sentences)
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """Whether a conversation turn is saved, why not, and whose words carried it."""
+
+    save: bool
+    reason: str | None = None  # "noise" or "below_threshold" when not saved
+    user_stated: bool = False  # saved for what the person said (not the assistant's reply)
+
+
+def admit_conversation(
+    user_text: str,
+    salience: float,
+    *,
+    tool_grounded: bool = False,
+    thresholds: Thresholds = Thresholds(),
+) -> Admission:
+    """Admission of a conversation turn.
+
+    What the person says is kept whatever its triaged salience (salience only sets its rank
+    and importance) unless it is pure small talk (`is_noise_turn`). Design A's thresholds
+    (tool-grounded >= 3, parametric >= 5) decide what the assistant's own reply may add when
+    the person said nothing worth keeping: they exist to keep unverified model statements out,
+    not the user's facts (deviation from design A, docs/architecture.md).
+    """
+    if user_text.strip() and not is_noise_turn(user_text):
+        return Admission(True, user_stated=True)
+    if should_save("conversation", salience, tool_grounded=tool_grounded, thresholds=thresholds):
+        return Admission(True)
+    return Admission(False, "noise" if user_text.strip() else "below_threshold")
+
+
+def split_exchange(text: str) -> tuple[str, str]:
+    """(person's words, assistant's words) of an exchange text "User: …\nAssistant: …"
+    (the layout `remember_turn` and the chat importer write)."""
+    head, sep, tail = text.partition("\nAssistant: ")
+    if head.startswith("Assistant: ") and not sep:
+        return "", head[len("Assistant: "):]
+    _, colon, said = head.partition(": ")
+    return (said if colon else head), tail
+
+
 def quality_boost(salience: float, specificity: float, uniqueness: float) -> float:
     """Design A's quality boost: salience + (specificity+uniqueness)/2 · (1 − salience/10),
     clamped to [1, 10]."""
@@ -69,20 +128,25 @@ def clamp_salience(value: float) -> float:
 
 def importance_for(salience: float) -> Importance:
     """Design B's importance class from design A's rubric bands: 9–10 critical, 7–8 important,
-    4–6 normal, 1–3 temporary (compacted first)."""
+    1–6 normal. `temporary` is design B's scratch class, set only on purpose (a caller's
+    `importance="temporary"`): a low triage score is not a request to delete at 30 days
+    (deviation, docs/architecture.md)."""
     if salience >= 9:
         return Importance.CRITICAL
     if salience >= 7:
         return Importance.IMPORTANT
-    if salience >= 4:
-        return Importance.NORMAL
-    return Importance.TEMPORARY
+    return Importance.NORMAL
 
 
-def source_for(path: str, *, tool_grounded: bool = False, imported: bool = False) -> Source:
-    """Provenance (design B's source) of a memory saved on `path`."""
+def source_for(
+    path: str, *, tool_grounded: bool = False, imported: bool = False, user_stated: bool = False
+) -> Source:
+    """Provenance (design B's source) of a memory saved on `path`: a conversation turn kept
+    for what the person said is `user_stated`."""
     if imported or path in ("email", "calendar"):
         return Source.IMPORT
+    if path == "conversation" and user_stated:
+        return Source.USER_STATED
     if path == "conversation":
         return Source.TOOL_VERIFIED if tool_grounded else Source.AGENT_INFERRED
     if path == "archive":

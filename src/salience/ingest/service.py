@@ -19,7 +19,7 @@ from ..config import Config
 from ..errors import InvalidInput, NotFound
 from ..models import Memory, MemoryType, Source, check_text, parse_enum
 from . import queue as _queue
-from .items import DrainReport, ImportReport, IngestItem, IngestResult
+from .items import SKIPPED_EVENT, DrainReport, ImportReport, IngestItem, IngestResult
 from .pipeline import Embed, Ingestor
 from .source import Progress, run_import
 
@@ -96,21 +96,32 @@ class IngestService:
     def remember_turn(
         self,
         user: str,
-        assistant: str,
+        assistant: str = "",
         *,
+        speaker: str | None = None,
         tool_grounded: bool = False,
         defer: bool = True,
         session_id: str | None = None,
         occurred_at: datetime | None = None,
         metadata: Mapping[str, Any] | None = None,
     ) -> int | IngestResult | None:
-        """One conversation exchange. Deferred (default): queued for triage — no model call —
-        and the queue id returned. Otherwise triaged now and the result returned."""
+        """One conversation turn: what a person said (`user`, spoken by `speaker`, "User" by
+        default) and the assistant's reply, which may be empty (a message with no reply yet,
+        or a chat between people). Stored as "Speaker: text" plus "\nAssistant: reply".
+
+        Deferred (default): queued for triage — no model call — and the queue id returned.
+        Otherwise triaged now and the result returned. `metadata` is copied onto every memory
+        the turn produces (its chunks, distilled facts), e.g. the id of the source message.
+
+        Raises `InvalidInput`: empty `user`, a bad speaker name, NUL characters, ...
+        """
         limit = self.config.max_content_bytes
-        u = check_text(user, max_bytes=limit, what="user message")
-        a = check_text(assistant, max_bytes=limit, what="assistant message")
+        u = check_text(user, max_bytes=limit, what="user message").strip()
+        a = check_text(assistant, max_bytes=limit, what="assistant message", allow_empty=True)
+        label = _speaker(speaker)
+        text = f"{label}: {u}" + (f"\nAssistant: {a.strip()}" if a.strip() else "")
         item = IngestItem(
-            path="conversation", text=f"User: {u.strip()}\nAssistant: {a.strip()}",
+            path="conversation", text=text, user_text=u,
             tool_grounded=bool(tool_grounded), occurred_at=occurred_at, session_id=session_id,
             metadata=dict(metadata or {}),
         )
@@ -192,8 +203,12 @@ class IngestService:
     def queue_status(self, *, failed_limit: int = 20) -> dict[str, Any]:
         """Queue sizes, the latest failed operations and the harvest sources."""
         counts = self.store.queue_counts()
+        skips = self.store.events(SKIPPED_EVENT, limit=failed_limit)
         return {
             **counts,
+            "recent_skips": [
+                {"at": e.created_at.isoformat(), **e.payload} for e in skips
+            ],
             "failed": [asdict(f) for f in self.store.failed_operations(limit=failed_limit)],
             "sources": [asdict(s) for s in self.store.harvest_sources()],
         }
@@ -273,6 +288,25 @@ class IngestService:
 
             records = read_chat(p, source=source)
         return run_import(self.ingestor, kind, source, records, defer=defer, progress=progress)
+
+
+_SPEAKER_MAX = 100
+
+
+def _speaker(name: str | None) -> str:
+    """The speaker label of a turn ("User" when none is given). Raises `InvalidInput`."""
+    if name is None:
+        return "User"
+    if not isinstance(name, str):
+        raise InvalidInput("speaker must be a string")
+    label = " ".join(name.split())
+    if not label or len(label) > _SPEAKER_MAX or ":" in label or "\x00" in label:
+        raise InvalidInput(
+            f"speaker must be 1-{_SPEAKER_MAX} characters without ':' (got {name[:40]!r})"
+        )
+    if label.lower() == "assistant":
+        raise InvalidInput("speaker 'Assistant' is reserved for the reply; pass it as `assistant`")
+    return label
 
 
 def count_items(kind: str, path: str | Path) -> int | None:
