@@ -127,6 +127,11 @@ class Config(BaseSettings):
     prune_max_salience: float = Field(default=1.0, ge=1, le=10)
     prune_staleness_days: float = Field(default=90.0, ge=0)
     superseded_grace_days: float = Field(default=7.0, ge=0, description="SUPERSEDED_GRACE_DAYS")
+    prune_superseded: bool = Field(
+        default=False,
+        description="Delete superseded memories after the grace period (design A); off by "
+        "default: superseded memories are history (as-of recall, `history()`)",
+    )
     prune_exempt_types: list[str] = Field(
         default_factory=lambda: ["identity", "episode", "reflection"],
         description="Memory types never pruned or compacted",

@@ -85,24 +85,42 @@ def test_usefulness_regression_per_tick_after_30_days():
 
 def test_prune_rules_and_exemptions():
     now = days(100)
-    stale = mem(salience=1.0)
+    inferred = Source.AGENT_INFERRED
+    stale = mem(salience=1.0, source=inferred)
     assert prune_reason(stale, 1.0, now, P) == "stale"
     assert prune_reason(stale, 1.0, days(89), P) is None  # not stale yet
     assert prune_reason(stale, 1.5, now, P) is None  # salience above 1
-    used = mem(salience=1.0, retrieval_count=2)
+    used = mem(salience=1.0, retrieval_count=2, source=inferred)
     assert prune_reason(used, 1.0, now, P) is None  # retrieved and not superseded
-    sup = mem(salience=9.0, superseded_by="a" * 32, updated_at=days(93))
-    assert prune_reason(sup, 9.0, now, P) == "superseded"  # grace of 7 days passed
-    assert prune_reason(sup, 9.0, days(99.9), P) is None
+    sup = mem(salience=9.0, superseded_by="a" * 32, updated_at=days(93), source=inferred)
+    assert prune_reason(sup, 9.0, now, P) is None  # superseded memories are history
+    design_a = Policy(prune_superseded=True)
+    assert prune_reason(sup, 9.0, now, design_a) == "superseded"  # grace of 7 days passed
+    assert prune_reason(sup, 9.0, days(99.9), design_a) is None
     for exempt in (
-        mem(salience=1.0, pinned=True),
-        mem(salience=1.0, memory_type=MemoryType.IDENTITY),
+        mem(salience=1.0, pinned=True, source=inferred),
+        mem(salience=1.0, memory_type=MemoryType.IDENTITY, source=inferred),
         mem(salience=1.0, memory_type=MemoryType.EPISODE, superseded_by="a" * 32),
-        mem(salience=1.0, memory_type=MemoryType.REFLECTION),
+        mem(salience=1.0, memory_type=MemoryType.REFLECTION, source=inferred),
+        mem(salience=1.0, importance="critical", source=inferred),
+        mem(salience=1.0, importance="important", source=inferred),
+        mem(salience=1.0, usefulness=0.6, source=inferred),  # it answered something
+        mem(salience=1.0),  # what the user stated is not pruned as stale
     ):
         assert prune_reason(exempt, 1.0, now, P) is None
+        assert prune_reason(exempt, 1.0, now, design_a) is None
     loose = Policy(prune_pinned=True, exempt_types=frozenset())
-    assert prune_reason(mem(salience=1.0, pinned=True), 1.0, now, loose) == "stale"
+    assert prune_reason(mem(salience=1.0, pinned=True, source=inferred), 1.0, now, loose) == "stale"
+
+
+def test_a_critical_memory_never_retrieved_survives_and_decays_at_the_standard_rate():
+    """Issue 13: "I'm allergic to penicillin." (critical, salience 10, never retrieved) was
+    pruned on day 91."""
+    allergy = mem(salience=10.0, importance="critical", content="I'm allergic to penicillin.")
+    after = decayed_salience(allergy, days(91), None, P)
+    assert after == pytest.approx(10 * 0.977**91)  # never the accelerated 0.954
+    assert prune_reason(allergy, after, days(91), P) is None
+    assert prune_reason(allergy, 1.0, days(400), P) is None
 
 
 def test_compaction_rules():
@@ -111,6 +129,9 @@ def test_compaction_rules():
     assert compaction_reason(mem(importance="deprecated"), days(90), P) == "deprecated"
     assert compaction_reason(mem(importance="deprecated"), days(89), P) is None
     assert compaction_reason(mem(importance="temporary", pinned=True), days(99), P) is None
+    retrieved = mem(importance="temporary", retrieval_count=40, last_retrieved_at=days(59))
+    assert compaction_reason(retrieved, days(60), P) is None  # a retrieved slide lives on
+    assert compaction_reason(retrieved, days(89), P) == "temporary"
 
 
 def test_pframes_to_drop_keeps_the_five_most_recent():

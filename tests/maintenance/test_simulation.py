@@ -20,14 +20,17 @@ def ids(mind) -> set[str]:
 def test_120_days_of_daily_maintenance(mind, clock):
     t0 = clock.now()
     kept_used = mind.add("I water the garden every Sunday.", salience=8.0)
-    fading = mind.add("Bought a budget notebook at the station.", salience=5.0)
+    fading = mind.add("Bought a budget notebook at the station.", salience=5.0,
+                      source="agent_inferred")
+    stated = mind.add("I keep my passport in the blue folder.", salience=5.0)
     pinned = mind.add("My blood type is 0 negative.", salience=2.0, pinned=True)
     episode = mind.add("Episode: a week of piano practice.", salience=2.0, memory_type="episode")
     reflection = mind.add("PATTERNS\n- piano", salience=2.0, memory_type="reflection")
     identity = mind.add("You are Ada.", salience=2.0, memory_type="identity")
     temporary = mind.add("Parking spot B12 today.", salience=6.0, importance="temporary")
     old = mind.add("The dentist moved to Rua Augusta.", salience=6.0)
-    new = mind.add("The dentist is now on Avenida da Liberdade.", salience=6.0)
+    new = mind.add("The dentist is now on Avenida da Liberdade.", salience=6.0,
+                   source="agent_inferred")
     mind.update(old, superseded_by=new)  # superseded at day 0
 
     seen: dict[int, dict[str, float]] = {}
@@ -54,16 +57,18 @@ def test_120_days_of_daily_maintenance(mind, clock):
     assert seen[10][kept_used] == pytest.approx(boosted * 0.977**6)
     assert seen[60][kept_used] == pytest.approx(boosted * 0.977**56)
     assert seen[120][kept_used] == 1.0  # the floor (retrieved once, so never pruned)
-    # the superseded memory goes after its 7-day grace; temporary after 30 days; the faded,
-    # never-retrieved ones (`fading`, and `new`, never searched) once stale (90 days) at salience 1
-    assert gone_on == {old: 7, temporary: 30, fading: 90, new: 90}
+    # temporary goes after 30 days; the faded, never-retrieved inferred ones (`fading`, and
+    # `new`, never searched) once stale (90 days) at salience 1. The superseded memory is kept
+    # as history and what the user stated fades but stays (deviations from design A).
+    assert gone_on == {temporary: 30, fading: 90, new: 90}
     left = ids(mind)
-    for mid in (kept_used, pinned, episode, reflection, identity):
+    for mid in (kept_used, pinned, episode, reflection, identity, old, stated):
         assert mid in left
+    assert seen[120][stated] == 1.0
     assert seen[120][pinned] == 1.0 and seen[120][identity] == 1.0  # decayed, never pruned
     prunes = mind.store.maintenance_log(kind="prune", limit=500)
-    assert sorted(i for e in prunes for i in e.ids) == sorted([old, fading, new])
-    assert sum(e.count for e in prunes) == 3
+    assert sorted(i for e in prunes for i in e.ids) == sorted([fading, new])
+    assert sum(e.count for e in prunes) == 2
 
 
 def test_two_runs_at_the_same_instant_change_nothing(mind, clock):
@@ -77,7 +82,7 @@ def test_two_runs_at_the_same_instant_change_nothing(mind, clock):
 
 
 def test_dry_run_reports_and_changes_nothing(mind, clock):
-    a = mind.add("Piano lesson with Marta.", salience=1.0)
+    a = mind.add("Piano lesson with Marta.", salience=1.0, source="agent_inferred")
     b = mind.add("Travel budget for Porto.", salience=6.0)
     mind.store.update([mind.get(b).copy(retrieval_count=1, last_retrieved_at=clock.now())])
     clock.advance(days=95)
@@ -90,7 +95,17 @@ def test_dry_run_reports_and_changes_nothing(mind, clock):
     assert mind.get(b).salience == pytest.approx(dry.decayed[0].salience_after)
 
 
-def test_superseded_grace_period_counts_from_supersession(mind, clock):
+def test_superseded_memories_are_kept_as_history_by_default(mind, clock):
+    old = mind.add("Garden hose is in the shed.", salience=9.0)
+    new = mind.add("Garden hose is in the garage now.", salience=9.0)
+    mind.update(old, superseded_by=new)
+    clock.advance(days=400)
+    assert mind.maintain().pruned == {}
+    assert [m.id for m in mind.history(new)] == [old, new]
+
+
+def test_superseded_grace_period_counts_from_supersession(make_mind, clock):
+    mind = make_mind(prune_superseded=True)  # design A's rule, on request
     old = mind.add("Garden hose is in the shed.", salience=9.0)
     clock.advance(days=30)
     new = mind.add("Garden hose is in the garage now.", salience=9.0)

@@ -11,6 +11,14 @@ Two runs at the same instant therefore change nothing, and the result does not d
 often maintenance runs. Within the interval the rate is the standard 0.977/day until the memory
 is 14 days old and, for a memory never retrieved, the accelerated 0.954/day after that (the
 accelerated rate replaces the standard one: ~15-day half-life, as the design states).
+
+**Nothing important dies of age alone** (issue 13; deviations from design A recorded in
+docs/architecture.md): critical and important memories, pinned ones and memories that proved
+useful (usefulness above neutral: they answered something) never take the accelerated rate and
+are never pruned; what the user stated is never pruned as stale (it fades in rank instead);
+superseded memories are kept as history unless `prune_superseded` is set (design A deletes them
+after a 7-day grace, which loses the old value behind every update); a `temporary` memory that
+was retrieved within its 30-day window lives on.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from ..models import Importance, Memory, MemoryType
+from ..models import Importance, Memory, MemoryType, Source
 
 if TYPE_CHECKING:
     from ..config import Config
@@ -43,6 +51,7 @@ class Policy:
     prune_max_salience: float = 1.0
     staleness_days: float = 90.0
     superseded_grace_days: float = 7.0
+    prune_superseded: bool = False
     exempt_types: frozenset[MemoryType] = frozenset(
         {MemoryType.IDENTITY, MemoryType.EPISODE, MemoryType.REFLECTION}
     )
@@ -66,6 +75,7 @@ class Policy:
             prune_max_salience=cfg.prune_max_salience,
             staleness_days=cfg.prune_staleness_days,
             superseded_grace_days=cfg.superseded_grace_days,
+            prune_superseded=cfg.prune_superseded,
             exempt_types=frozenset(MemoryType(t) for t in cfg.prune_exempt_types),
             prune_pinned=cfg.prune_pinned,
             temporary_days=cfg.compact_temporary_days,
@@ -91,6 +101,16 @@ def decay_start(
     if last_retrieved_at is not None:
         start = max(start, last_retrieved_at + timedelta(days=policy.skip_accessed_days))
     return start
+
+
+def is_protected(m: Memory, policy: Policy) -> bool:
+    """Memories that age alone never removes: exempt types, pinned (unless `prune_pinned`),
+    critical or important, or useful (usefulness above neutral: they answered something)."""
+    return (
+        is_exempt(m, policy)
+        or m.importance in (Importance.CRITICAL, Importance.IMPORTANT)
+        or m.usefulness > policy.neutral_usefulness
+    )
 
 
 def decay_factor(
@@ -121,7 +141,8 @@ def decayed_salience(m: Memory, now: datetime, last_run: datetime | None, policy
     if m.salience <= policy.floor:
         return m.salience
     start = decay_start(m.created_at, m.last_retrieved_at, last_run, policy)
-    f = decay_factor(start, now, m.created_at, m.retrieval_count == 0, policy)
+    accelerated = m.retrieval_count == 0 and not is_protected(m, policy)
+    f = decay_factor(start, now, m.created_at, accelerated, policy)
     return max(policy.floor, m.salience * f)
 
 
@@ -153,18 +174,22 @@ def is_exempt(m: Memory, policy: Policy) -> bool:
 def prune_reason(m: Memory, salience: float, now: datetime, policy: Policy) -> str | None:
     """Why `m` (with its post-decay `salience`) should be deleted, or None.
 
-    - "superseded": replaced more than `superseded_grace_days` ago, whatever its salience
-      (the supersession time is `updated_at`, which the superseding write stamps);
+    - "superseded" (only with `prune_superseded`): replaced more than `superseded_grace_days`
+      ago, whatever its salience (the supersession time is `updated_at`, which the superseding
+      write stamps);
     - "stale": salience <= `prune_max_salience`, older than `staleness_days`, and superseded
-      or never retrieved.
+      or never retrieved — never for protected memories (`is_protected`) nor for what the
+      user stated.
     """
-    if is_exempt(m, policy):
+    if is_protected(m, policy):
         return None
     assert m.created_at is not None
-    if m.superseded_by is not None:
+    if m.superseded_by is not None and policy.prune_superseded:
         since = m.updated_at or m.created_at
         if _days(since, now) >= policy.superseded_grace_days:
             return "superseded"
+    if m.source is Source.USER_STATED:
+        return None
     if (
         salience <= policy.prune_max_salience
         and _days(m.created_at, now) >= policy.staleness_days
@@ -176,13 +201,14 @@ def prune_reason(m: Memory, salience: float, now: datetime, policy: Policy) -> s
 
 def compaction_reason(m: Memory, now: datetime, policy: Policy) -> str | None:
     """Design B §6.4: "temporary" older than 30 days, "deprecated" older than 90 days (pinned
-    and exempt types are kept)."""
+    and exempt types are kept; a temporary memory retrieved within the last 30 days too)."""
     if is_exempt(m, policy):
         return None
     assert m.created_at is not None
     age = _days(m.created_at, now)
     if m.importance == Importance.TEMPORARY and age >= policy.temporary_days:
-        return "temporary"
+        used = m.last_retrieved_at is not None and _days(m.last_retrieved_at, now) < policy.temporary_days
+        return None if used else "temporary"
     if m.importance == Importance.DEPRECATED and age >= policy.deprecated_days:
         return "deprecated"
     return None
