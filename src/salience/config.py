@@ -104,7 +104,7 @@ class Config(BaseSettings):
     )
 
     # -- recall ------------------------------------------------------------------------------
-    search_preset: str = "formula"  # best on LoCoMo, see docs/benchmarks.md
+    search_preset: str = "relevance"  # static + live LoCoMo and the ranking suite (docs/benchmarks.md)
     rrf_k: int = Field(default=60, ge=1)
     candidate_pool: int = Field(default=50, ge=1)
 

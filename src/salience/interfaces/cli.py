@@ -210,20 +210,33 @@ def demo(
     limit: Annotated[int, typer.Option("--limit", "-n", min=1)] = 3,
     as_json: JsonOpt = False,
 ) -> None:
-    """Ingest a multi-session conversation and answer recall questions (offline)."""
+    """Run an agent's live loop over a 3-month conversation, then ask it what it remembers."""
     import tempfile
+    from datetime import datetime
 
-    from ..demo import run_demo
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from ..clock import FrozenClock, ensure_utc
+    from ..demo import load_demo, run_demo
     from ..mind import Mind
 
+    first = min(s["date"] for s in load_demo()["sessions"])
+    clock = FrozenClock(ensure_utc(datetime.fromisoformat(first.replace("Z", "+00:00"))))
     with tempfile.TemporaryDirectory(prefix="salience-demo-") as tmp:
         home = directory or Path(tmp)
         cfg = Config().model_copy(update={"home": home, "backend": "sqlite"})
         try:
-            with Mind.open("demo", config=cfg) as m:
+            with Mind.open("demo", config=cfg, clock=clock) as m, Progress(
+                "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                TimeElapsedColumn(), console=err_console, disable=as_json, transient=True,
+            ) as bar:
                 if not as_json:
                     err_console.print(f"[dim]mind: {m.store.stats()['path']}[/]")
-                result = run_demo(m, limit=limit)
+                task = bar.add_task("agent loop: prefetch → remember_turn → heartbeat", total=None)
+                result = run_demo(
+                    m, clock, limit=limit,
+                    on_turn=lambda done, total: bar.update(task, completed=done, total=total),
+                )
                 status = m.embedder.status()
         except SalienceError as e:
             _fail(e)
@@ -231,7 +244,11 @@ def demo(
         _emit(
             {
                 "embedder": status.model,
-                "ingested": result.ingested,
+                "turns": result.turns,
+                "memories": result.memories,
+                "superseded": result.superseded,
+                "heartbeats": result.heartbeats,
+                "first": result.first,
                 "answers": [
                     {
                         "query": a.query,
@@ -241,12 +258,15 @@ def demo(
                     }
                     for a in result.answers
                 ],
+                "context": result.context,
             }
         )
         return
     console.print(
-        f"[bold]Salience demo[/] — ingested {result.ingested} turns; embedder "
-        f"[cyan]{status.model}[/]{' [red](degraded)[/]' if status.degraded else ''}\n"
+        f"[bold]Salience demo[/] — {result.turns} exchanges through remember_turn, "
+        f"{result.heartbeats} heartbeats over the conversation's dates → {result.memories} "
+        f"memories ({result.superseded} superseded by newer statements, kept as history); "
+        f"embedder [cyan]{status.model}[/]{' [red](degraded)[/]' if status.degraded else ''}\n"
     )
     for a in result.answers:
         mark = f"[green]found at #{a.found_at}[/]" if a.found_at else "[red]not in top results[/]"
@@ -255,8 +275,12 @@ def demo(
             when = h.memory.occurred_at.date().isoformat() if h.memory.occurred_at else ""
             console.print(f"   {i}. [dim]{h.score:.4f} {when}[/] {_clip(h.memory.content, 110)}")
         console.print()
+    if result.context:
+        console.print("[bold]What the agent's system prompt gets for the first question:[/]")
+        console.print(result.context + "\n", markup=False, highlight=False, style="dim")
     console.print(
-        f"[bold]{result.found}/{len(result.answers)}[/] questions answered in the top {limit}."
+        f"[bold]{result.first}/{len(result.answers)}[/] questions answered with the right memory "
+        f"first, {result.found}/{len(result.answers)} in the top {limit}."
     )
 
 

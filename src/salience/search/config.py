@@ -14,7 +14,7 @@ from typing import Literal
 
 from ..errors import InvalidInput
 
-Ranking = Literal["formula", "rrf"]
+Ranking = Literal["formula", "rrf", "bounded"]
 SourceName = Literal["text", "vector", "entity"]
 
 
@@ -45,7 +45,8 @@ class SearchConfig:
 
     Attributes:
         name: the preset name (shown in explanations and benchmark tables).
-        ranking: "formula" (design A, lower is better) or "rrf" (design B, RRF × profile).
+        ranking: "formula" (design A, lower is better), "rrf" (design B, RRF × profile) or
+            "bounded" (design A's relevance terms, priors within `prior_weight`).
         profile: design B's weights (ranking="rrf"); ignored by the formula.
         sources: candidate sources gathered: "text" (full-text), "vector", "entity".
         source_weights: per-source multiplier of a source's RRF contribution (1.0 = plain RRF).
@@ -69,6 +70,8 @@ class SearchConfig:
         formula_bm25_scale: the BM25 term of the formula is `scale · raw / max raw` over the
             candidate set (see `rank.normalise_bm25`).
         rerank: re-rank the top hits with the brain when it is a real LLM.
+        prior_weight: ranking="bounded": how far the priors (salience, usefulness, recency,
+            confidence, popularity; together in [0, 1]) may move a memory, in cosine distance.
     """
 
     name: str
@@ -90,6 +93,7 @@ class SearchConfig:
     context_weight: float = 0.0
     formula_bm25_scale: float = 0.1
     rerank: bool = True
+    prior_weight: float = 0.03
 
     def weight(self, source: str) -> float:
         return float(self.source_weights.get(source, 1.0))
@@ -101,6 +105,8 @@ def _rrf(name: str, profile: str, **kw: object) -> SearchConfig:
 
 PRESETS: Mapping[str, SearchConfig] = MappingProxyType(
     {
+        # relevance first (design A's relevance terms), priors within a band of 0.03
+        "relevance": SearchConfig(name="relevance", ranking="bounded"),
         # design A: the linear formula over text + vector + entity candidates
         "formula": SearchConfig(name="formula", ranking="formula"),
         # design B: RRF (K=60) × scoring profile
@@ -131,7 +137,7 @@ PRESETS: Mapping[str, SearchConfig] = MappingProxyType(
     }
 )
 
-DEFAULT_PRESET = "formula"  # measured best on LoCoMo (docs/benchmarks.md)
+DEFAULT_PRESET = "relevance"  # static + live LoCoMo and the ranking suite (docs/benchmarks.md)
 
 
 def preset_names() -> list[str]:

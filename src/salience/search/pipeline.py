@@ -192,6 +192,11 @@ class Recall:
         )
         entity_ids = frozenset(c.id for c in got.lists.get("entity", []))
         explain = {i: e for i, _, e in fused}
+        if cfg.ranking == "bounded":
+            return R.bounded_rank(
+                memories, cosine=cosine, bm25=bm25, entity_ids=entity_ids, now=now,
+                prior_weight=cfg.prior_weight, explain=explain,
+            )
         return R.formula_rank(
             memories, cosine=cosine, bm25=bm25, entity_ids=entity_ids, now=now, explain=explain
         )

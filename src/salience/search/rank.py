@@ -3,7 +3,9 @@
 Two designs, both explained term by term:
 
 - design A's linear formula (`formula_score`, lower is better);
-- design B's RRF (K=60) × relevance, relevance = Σ profile weight × signal (`rrf_rank`).
+- design B's RRF (K=60) × relevance, relevance = Σ profile weight × signal (`rrf_rank`);
+- relevance first with bounded priors (`bounded_rank`): design A's relevance terms, then the
+  priors squeezed into a band of `prior_weight` (the default preset, "relevance").
 
 Every ranked entry is `(id, score, explanation)` with a higher `score` better; the formula's
 own value (lower is better) is kept in the explanation as `formula` and the entry's score is
@@ -218,6 +220,75 @@ def formula_rank(
             entity_match=mid in entity_ids,
             now=now,
         )
+        base = dict((explain or {}).get(mid, {}))
+        out.append((mid, -value, {**base, **terms, "score": -value}))
+    out.sort(key=lambda r: (-r[1], r[0]))
+    return out
+
+
+# -- relevance first, priors bounded (the default preset) -----------------------------------------
+#: design A's prior coefficients times each signal's span, so the priors keep design A's
+#: proportions inside the bound: salience (1–10) · 0.1, usefulness · 0.15, recency · 0.03,
+#: confidence · 0.03, popularity ln(1 + n) · 0.02 up to 100 retrievals
+PRIOR_SHARES: Mapping[str, float] = {
+    "salience": 9 * FORMULA_SALIENCE,
+    "usefulness": FORMULA_USEFULNESS,
+    "recency": FORMULA_RECENCY,
+    "confidence": FORMULA_CONFIDENCE,
+    "popularity": math.log(101) * FORMULA_POPULARITY,
+}
+POPULARITY_CAP = 100
+
+
+def prior_signal(memory: Memory, now: datetime) -> tuple[float, dict[str, float]]:
+    """The memory's priors as one number in [0, 1]: design A's salience, usefulness, recency,
+    confidence and popularity, each scaled to [0, 1] and weighted by design A's coefficients
+    (`PRIOR_SHARES`). Every part is in the explanation."""
+    parts = {
+        "salience": (min(max(memory.salience, 1.0), 10.0) - 1.0) / 9.0,
+        "usefulness": min(max(memory.usefulness, 0.0), 1.0),
+        "recency": recency_signal(memory.created_at, now),
+        "confidence": min(max(memory.confidence, 0.0), 1.0),
+        "popularity": min(math.log1p(max(memory.retrieval_count, 0)) / math.log1p(POPULARITY_CAP), 1.0),
+    }
+    total = sum(PRIOR_SHARES.values())
+    value = sum(PRIOR_SHARES[k] * v for k, v in parts.items()) / total
+    return value, {f"prior_{k}": v for k, v in parts.items()} | {"prior": value}
+
+
+def bounded_rank(
+    memories: Mapping[str, Memory],
+    *,
+    cosine: Mapping[str, float],
+    bm25: Mapping[str, float],
+    entity_ids: set[str] | frozenset[str],
+    now: datetime,
+    prior_weight: float,
+    explain: Mapping[str, dict[str, float]] | None = None,
+) -> list[Ranked]:
+    """Relevance first, priors bounded (lower value is better; score = −value):
+
+        value = cosine_distance / (1 + BM25·10) − entity_exact_match·0.2 − prior_weight · prior
+
+    The relevance part is design A's formula without its priors; `prior` (`prior_signal`)
+    is in [0, 1], so salience, usefulness, recency, confidence and popularity together can
+    move a memory by at most `prior_weight` — they reorder candidates whose relevance is that
+    close and never lift an unrelated memory over a relevant one (in design A's formula the
+    salience term alone spans 0.9, while e5's cosine distances between a relevant and an
+    unrelated memory differ by ~0.1)."""
+    out: list[Ranked] = []
+    for mid, m in memories.items():
+        cos = cosine.get(mid)
+        dist = 1.0 - cos if cos is not None else 1.0
+        b = bm25.get(mid, 0.0)
+        hit = mid in entity_ids
+        rel = dist / (1.0 + b * FORMULA_BM25) - (FORMULA_ENTITY if hit else 0.0)
+        prior, pterms = prior_signal(m, now)
+        value = rel - prior_weight * prior
+        terms = {
+            "cosine_distance": dist, "bm25": b, "entity_match": 1.0 if hit else 0.0,
+            "relevance": rel, **pterms, "prior_term": -prior_weight * prior, "formula": value,
+        }
         base = dict((explain or {}).get(mid, {}))
         out.append((mid, -value, {**base, **terms, "score": -value}))
     out.sort(key=lambda r: (-r[1], r[0]))

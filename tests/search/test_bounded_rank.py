@@ -1,0 +1,105 @@
+"""Relevance first, priors bounded (issue 13): the default preset's ranking. Pure values, then
+the cases the 0.1 `formula` default got wrong, end to end on the packaged e5 model."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from salience.clock import FrozenClock
+from salience.config import Config
+from salience.mind import Mind
+from salience.models import Memory
+from salience.search import rank as R
+from salience.search.config import DEFAULT_PRESET
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+
+
+def mem(mid: str, **kw) -> Memory:
+    kw.setdefault("created_at", NOW - timedelta(days=1))
+    return Memory(content=kw.pop("content", mid), id=mid, **kw)
+
+
+def test_prior_signal_is_bounded_and_keeps_design_a_proportions():
+    low = mem("a" * 32, salience=1.0, usefulness=0.0, confidence=0.0,
+              created_at=NOW - timedelta(days=3650))
+    high = mem("b" * 32, salience=10.0, usefulness=1.0, confidence=1.0, retrieval_count=10_000,
+               created_at=NOW)
+    assert R.prior_signal(low, NOW)[0] == pytest.approx(0.0, abs=1e-6)
+    assert R.prior_signal(high, NOW)[0] == pytest.approx(1.0)
+    shares = R.PRIOR_SHARES
+    assert shares["salience"] / shares["usefulness"] == pytest.approx(0.9 / 0.15)
+
+
+def test_priors_never_lift_an_unrelated_memory_over_a_relevant_one():
+    relevant = mem("r" * 32, salience=1.0, usefulness=0.0, confidence=0.0)
+    loud = mem("l" * 32, salience=10.0, usefulness=1.0, confidence=1.0, retrieval_count=500)
+    mems = {m.id: m for m in (relevant, loud)}
+    cos = {relevant.id: 0.86, loud.id: 0.80}  # e5: a relevant vs an unrelated memory
+    bounded = R.bounded_rank(mems, cosine=cos, bm25={}, entity_ids=set(), now=NOW,
+                             prior_weight=0.03)
+    assert [r[0] for r in bounded] == [relevant.id, loud.id]
+    formula = R.formula_rank(mems, cosine=cos, bm25={}, entity_ids=set(), now=NOW)
+    assert [r[0] for r in formula] == [loud.id, relevant.id]  # design A's formula inverts them
+
+
+def test_priors_reorder_close_candidates():
+    a = mem("a" * 32, salience=3.0)
+    b = mem("b" * 32, salience=9.0)
+    mems = {a.id: a, b.id: b}
+    cos = {a.id: 0.861, b.id: 0.855}
+    ranked = R.bounded_rank(mems, cosine=cos, bm25={}, entity_ids=set(), now=NOW,
+                            prior_weight=0.03)
+    assert ranked[0][0] == b.id and ranked[0][2]["prior"] > ranked[1][2]["prior"]
+
+
+@pytest.fixture(scope="module")
+def e5():
+    from salience.embed import E5Embedder
+
+    emb = E5Embedder(threads=2, batch_size=8)
+    emb.load()
+    return emb
+
+
+@pytest.fixture
+def ada(tmp_path, e5):
+    clock = FrozenClock(NOW)
+    mind = Mind.open("ada", config=Config(home=tmp_path), embedder=e5, clock=clock)
+    mind.identity.create("Ada", role="personal assistant", personality="friendly, concise")
+    mind.add("I'm allergic to penicillin.", salience=10, importance="critical",
+             memory_type="fact")
+    mind.add("My sister Lena lives in Graz.", salience=6)
+    mind.add("The team offsite is in Porto on March 3.", salience=6)
+    mind.add("I prefer window seats on long flights.", salience=5, memory_type="preference")
+    mind.add("Our wifi password at the cabin is on the fridge.", salience=4)
+    yield mind, clock
+    mind.close()
+
+
+def test_the_default_preset_ranks_relevance_first():
+    assert DEFAULT_PRESET == "relevance" and Config().search_preset == "relevance"
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("where does Lena live?", "My sister Lena lives in Graz."),
+    ("when is the offsite?", "The team offsite is in Porto on March 3."),
+    ("which seat should I book on the flight to Tokyo?", "I prefer window seats"),
+    ("what's the cabin wifi password?", "Our wifi password"),
+])
+def test_a_loud_memory_does_not_win_every_prefetch(ada, question, expected):
+    mind, clock = ada
+    for day in range(10):  # the allergy keeps being retrieved: salience and popularity grow
+        clock.set(NOW + timedelta(days=day))
+        mind.prefetch([], "penicillin again?")
+    hits = mind.prefetch(["hi"], question)
+    assert hits[0].memory.content.startswith(expected)
+
+
+def test_the_identity_memory_is_found_when_the_question_is_about_the_agent(ada):
+    mind, _ = ada
+    assert mind.search("penicillin", limit=1)[0].memory.content == "I'm allergic to penicillin."
+    top = mind.search("what is your name, who are you?", limit=3)
+    assert top[0].memory.memory_type.value == "identity"
