@@ -63,6 +63,12 @@ class Config(BaseSettings):
         default=None, ge=1, description="Force this dimension (truncate/zero-pad, design B §10.4)"
     )
     http_timeout_s: float = Field(default=30.0, gt=0)
+    calibrate_thresholds: bool = Field(
+        default=True,
+        description="Map design A's similarity thresholds (contradiction gate, episode "
+        "clustering and dedup) onto the mind's embedder (salience.embed.calibration); "
+        "thresholds set explicitly always win",
+    )
 
     # -- LLM -------------------------------------------------------------------------------
     llm: Literal["heuristic", "openai"] = "heuristic"

@@ -455,10 +455,15 @@ class Mind:
 
     def stats(self) -> dict[str, Any]:
         """Counts, sizes, the pinned embedder, the salience histogram, queue sizes and the
-        last maintenance / cognitive / heartbeat runs."""
+        last maintenance / cognitive / heartbeat runs, and the similarity thresholds in effect
+        (calibrated to the pinned embedder: `salience.embed.calibration`)."""
+        from .embed.calibration import status as thresholds
         from .maintenance.status import run_status
 
-        return {**self.store.stats(), **run_status(self.store)}
+        return {
+            **self.store.stats(), **run_status(self.store),
+            "thresholds": thresholds(self.store, self.config),
+        }
 
 
     # -- ingestion paths (design A; implemented in salience.ingest) --------------------------

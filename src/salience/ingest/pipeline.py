@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..clock import Clock
 from ..config import Config
+from ..embed.calibration import mind_threshold, pair_forms
 from ..errors import InvalidInput
 from ..models import Importance, Memory, MemoryType, Source, check_text, content_hash, new_id
 from ..models import validate_memory as _validate
@@ -293,7 +294,10 @@ class Ingestor:
         shift: an event row and the identity re-consolidation flag."""
         close = rules.contradiction_candidates(
             [(m.id, s) for m, s in neighbours if m.content_hash != head.content_hash],
-            max_distance=self.config.contradiction_distance,
+            max_distance=mind_threshold(  # calibrated to the mind's embedder (issue 14)
+                self.store, self.config, "contradiction_distance", self.embed,
+                forms=pair_forms(head.content, [m.content for m, _ in neighbours]),
+            ),
             limit=self.config.contradiction_candidates,
         )
         if not close:

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ..clock import format_ts, parse_ts
+from ..embed.calibration import mind_threshold, text_forms
 from ..models import Memory, MemoryFilter, MemoryType, Source, validate_memory
 from ..store.maintenance import MaintenanceLogEntry
 from .triggers import Trigger, cluster_vectors, cognitive_trigger, reflection_groups
@@ -216,7 +217,11 @@ class CognitiveEngine:
         import numpy as np
 
         clusters = cluster_vectors(
-            np.stack([vecs[m.id] for m in window]), self.cfg.episode_cluster_similarity
+            np.stack([vecs[m.id] for m in window]),
+            mind_threshold(  # calibrated to the mind's embedder (issue 14)
+                self.store, self.cfg, "episode_cluster_similarity", self.mind._embed_passages,
+                forms=text_forms(m.content for m in window),
+            ),
         )
         recent = self.store.list(
             MemoryFilter(memory_types=[MemoryType.EPISODE], since=since - timedelta(days=1)),
@@ -267,9 +272,11 @@ class CognitiveEngine:
             vec[0], limit=3, flt=MemoryFilter(memory_types=[MemoryType.EPISODE])
         )
         self.store.insert([rec], vec)
-        olds = [
-            c.id for c in near if 1.0 - c.score <= self.cfg.episode_dedup_distance and c.id != rec.id
-        ]
+        dedup = mind_threshold(  # calibrated to the mind's embedder (issue 14)
+            self.store, self.cfg, "episode_dedup_distance", self.mind._embed_passages,
+            forms=text_forms([rec.content]),
+        )
+        olds = [c.id for c in near if 1.0 - c.score <= dedup and c.id != rec.id]
         replaced = []
         for old in self.store.get_many(olds):
             self.store.update([old.copy(superseded_by=rec.id, updated_at=now)])
