@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..clock import Clock, ensure_utc
 from ..errors import InvalidInput, NotFound
 from ..models import Memory
-from .normalize import clean_name, entity_key, mention_keys, parse_name
+from ..search.config import SearchConfig, get_preset
+from .normalize import entity_key, mention_keys, parse_name
 from .ontology import Ontology, default_ontology
 from .records import (
     AUTO_ENTITY_TYPE,
@@ -313,6 +314,17 @@ class KnowledgeGraph:
             return {}
         return self.memory_distances(anchors, max_depth=max_depth, as_of=as_of)
 
+    def distances_for_search(
+        self, query: str, preset: str | SearchConfig
+    ) -> dict[str, int] | None:
+        """The `distances` a search with `preset` needs: `distances_for_query(query)` when the
+        preset ranks by design B's profile with a contextual weight, else None (the formula
+        and weight-0 profiles never read them, so the graph is not walked)."""
+        cfg = get_preset(preset)
+        if cfg.ranking != "rrf" or cfg.profile.contextual <= 0:
+            return None
+        return self.distances_for_query(query)
+
     # -- memories -----------------------------------------------------------------------------
     def about(
         self,
@@ -323,15 +335,18 @@ class KnowledgeGraph:
         include_superseded: bool = False,
         as_of: datetime | None = None,
     ) -> list[Memory]:
-        """Everything the mind remembers about an entity ("Alice", "Robert (Bob)" or an id):
-        memories linked to it (and, with `depth` > 0, to entities within `depth` hops),
-        closest first, then newest. With `as_of`, the graph and the memories are those the
-        mind held then. Raises `NotFound` when the entity is unknown."""
+        """Everything the mind remembers about an entity ("Alice", "robert (bob)" or an id;
+        names and aliases match case-insensitively): memories linked to it (and, with
+        `depth` > 0, to entities within `depth` hops), closest first, then newest. With
+        `as_of`, the graph and the memories are those the mind held then. An entity the mind
+        does not know has nothing to say: `[]`."""
         if limit <= 0:
             raise InvalidInput("limit must be positive")
+        if depth < 0:
+            raise InvalidInput("depth must be non-negative")
         e = self._store.get_entity(name_or_id) or self.resolve(name_or_id, as_of=as_of)
         if e is None:
-            raise NotFound(f"no entity named {clean_name(name_or_id)!r}")
+            return []
         dist = self.memory_distances([e.id], max_depth=depth, as_of=as_of)
         found = self._store.get_many(list(dist))
         if as_of is not None:  # what the mind held then: created by as_of, not yet superseded

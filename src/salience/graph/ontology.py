@@ -140,7 +140,8 @@ class Ontology:
 
 
 def default_ontology(*, strict: bool = True) -> Ontology:
-    """Common personal-assistant types. Extend it with `register_entity`/`register_relation`."""
+    """Common personal-assistant types, including every type the write path derives from
+    memories (`salience.graph.extract`). Extend it with `register_entity`/`register_relation`."""
     people = ("person",)
     orgs = ("organization",)
     return Ontology(
@@ -153,12 +154,23 @@ def default_ontology(*, strict: bool = True) -> Ontology:
             EntitySchema("concept"),
             EntitySchema("tool"),
             EntitySchema("document"),
+            EntitySchema("pet"),
+            EntitySchema("role", description="a job or position (works_as)"),
+            EntitySchema("date"),
+            EntitySchema("amount", description="a sum of money"),
+            EntitySchema("email", description="an email address"),
+            EntitySchema("url"),
+            EntitySchema("handle", description="an @handle"),
         ],
         relations=[
             RelationSchema("knows", frozenset(people), frozenset(people)),
             RelationSchema("reports_to", frozenset(people), frozenset(people)),
             RelationSchema("family_of", frozenset(people), frozenset(people)),
             RelationSchema("works_at", frozenset(people), frozenset(orgs)),
+            RelationSchema("works_as", frozenset(people), frozenset(("role",))),
+            RelationSchema("lives_in", None, frozenset(("place",))),
+            RelationSchema("has_diet", None, frozenset(("concept",))),
+            RelationSchema("favourite", None, None, "favourite X (slot in properties)"),
             RelationSchema("member_of", frozenset(people), frozenset((*orgs, "project"))),
             RelationSchema("works_on", frozenset((*people, *orgs)), frozenset(("project",))),
             RelationSchema("attended", frozenset(people), frozenset(("event",))),

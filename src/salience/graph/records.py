@@ -40,7 +40,10 @@ class Entity:
 
 @dataclass(slots=True)
 class Relation:
-    """A typed, directed edge `source_id -[relation_type]-> target_id` with a confidence."""
+    """A typed, directed edge `source_id -[relation_type]-> target_id` with a confidence.
+
+    `memory_id` is the memory whose statement the relation came from (None when it was added
+    through the graph API)."""
 
     source_id: str
     target_id: str
@@ -51,6 +54,7 @@ class Relation:
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     recorded_at: datetime | None = None
+    memory_id: str | None = None
 
     def visible_at(self, when: datetime) -> bool:
         return visible_at(self.valid_from, self.valid_to, self.recorded_at, when)
@@ -145,5 +149,7 @@ def validate_relation(r: Relation) -> Relation:
     r.relation_type = check_type_name(r.relation_type, "relation_type")
     r.properties = _check_props(r.properties, "relation properties")
     r.confidence = _check_confidence(r.confidence)
+    if r.memory_id is not None and (not isinstance(r.memory_id, str) or not r.memory_id.strip()):
+        raise InvalidInput("memory_id must be a non-empty string or None")
     _times(r)
     return r

@@ -16,9 +16,10 @@ from ..clock import Clock
 from ..config import Config
 from ..embed.calibration import mind_threshold, pair_forms
 from ..errors import InvalidInput
+from ..graph.extract import prepare as graph_records
 from ..models import Importance, Memory, MemoryType, Source, check_text, content_hash, new_id
 from ..models import validate_memory as _validate
-from ..store.ingest import HarvestMark, IngestBatch, MindEvent, QueueItem, QueueName
+from ..store.ingest import HarvestMark, IngestBatch, IngestCommit, MindEvent, QueueItem, QueueName
 from . import rules
 from .chunking import chunk_text
 from .items import (
@@ -129,7 +130,7 @@ class Ingestor:
             self._contradictions(head, neighbours, batch)
         if item.harvest is not None:
             batch.harvest.append(_with_status(item.harvest, "saved"))
-        done = self.store.commit_ingest(batch)
+        done = self._commit(batch)
         if done is None:
             return None
         result.saved = done.saved
@@ -165,7 +166,7 @@ class Ingestor:
         batch = IngestBatch(memories=records, vectors=vecs, dequeue=dequeue, now=self.clock.now())
         if item.harvest is not None:
             batch.harvest.append(_with_status(item.harvest, "saved"))
-        done = self.store.commit_ingest(batch)
+        done = self._commit(batch)
         if done is None:
             return None
         res = IngestResult(path=item.path, saved=done.saved, salience=records[0].salience)
@@ -203,7 +204,7 @@ class Ingestor:
             facts = []
         batch.memories.extend(self._fact_records(facts, item, raw[0].id))
         batch.vectors = self.embed([m.content for m in batch.memories])
-        done = self.store.commit_ingest(batch)
+        done = self._commit(batch)
         if done is None:
             return None
         res = IngestResult(path="archive", saved=done.saved, salience=t.archive_raw, staged=staged)
@@ -220,7 +221,7 @@ class Ingestor:
         batch = IngestBatch(memories=records, dequeue=dequeue, now=self.clock.now())
         if records:
             batch.vectors = self.embed([m.content for m in records])
-        done = self.store.commit_ingest(batch)
+        done = self._commit(batch)
         if done is None:
             return None
         return IngestResult(path="archive", saved=done.saved)
@@ -325,6 +326,13 @@ class Ingestor:
             since = prev.get("since") or (batch.now or self.clock.now()).isoformat()
             batch.meta[RECONSOLIDATE_KEY] = json.dumps({"since": since, "memory_ids": ids})
 
+    def _commit(self, batch: IngestBatch) -> IngestCommit | None:
+        """The one write of every path: the batch with the graph records its memories state
+        (`salience.graph.extract.prepare` also gives memories without entities the names
+        they mention), in one `commit_ingest` transaction."""
+        batch.graph = graph_records(batch.memories)
+        return self.store.commit_ingest(batch)
+
     def _settle(
         self, result: IngestResult, item: IngestItem, dequeue: tuple[QueueName, int] | None,
         *, status: str, text: str | None = None,
@@ -345,7 +353,7 @@ class Ingestor:
                 payload={"path": item.path, "reason": result.skipped,
                          "salience": result.salience, "text": text[:_CLIP]},
             ))
-        return result if self.store.commit_ingest(batch) is not None else None
+        return result if self._commit(batch) is not None else None
 
 
 def _with_status(mark: HarvestMark, status: str) -> HarvestMark:

@@ -89,7 +89,7 @@ def entity(row: Sequence[Any]) -> Entity:
 
 
 def relation(row: Sequence[Any]) -> Relation:
-    id_, src, dst, rtype, confidence, props, vfrom, vto, recorded = row[:9]
+    id_, src, dst, rtype, confidence, props, vfrom, vto, recorded, memory_id = row[:10]
     return Relation(
         id=id_,
         source_id=src,
@@ -100,4 +100,5 @@ def relation(row: Sequence[Any]) -> Relation:
         valid_from=ts(vfrom),
         valid_to=ts(vto),
         recorded_at=ts(recorded),
+        memory_id=memory_id,
     )

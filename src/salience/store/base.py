@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 
     import numpy as np
 
+    from ..graph.extract import MemoryGraph
     from ..graph.records import Entity, Relation
+    from ..graph.writer import GraphWrite
     from ..layers.records import (
         AwarenessCategory,
         AwarenessItem,
@@ -54,7 +56,9 @@ class LayerStore(Protocol):
       (cleared when it is cleared), for time travel (`visible_as_of`);
     - every name in `Memory.entities` is resolved to a knowledge-graph entity (created with type
       `entity` when unknown; see `salience.graph.normalize`) and linked to the memory; links
-      are replaced on update and removed on delete.
+      are replaced on update and removed on delete;
+    - `commit_ingest` writes `IngestBatch.graph` (the facts the new memories state) and ends
+      the relations its supersessions retire in the same transaction (`write_graph`).
     Times are passed in by the caller (the injected clock); stores never read the wall clock.
     """
 
@@ -159,6 +163,18 @@ class LayerStore(Protocol):
 
     def insert_relation(self, relation: Relation) -> None:
         """Raise `NotFound` if an endpoint entity does not exist."""
+        ...
+
+    def write_graph(
+        self,
+        graphs: Sequence[MemoryGraph],
+        *,
+        supersede: Sequence[tuple[str, str]] = (),
+        now: datetime,
+    ) -> GraphWrite:
+        """Write what memories state (typed mentions, facts as bitemporal relations) and end
+        the relations the (old, new) memory `supersede` pairs retire, in one transaction, by
+        the rules of `salience.graph.writer`."""
         ...
 
     def get_relation(self, relation_id: str) -> Relation | None: ...

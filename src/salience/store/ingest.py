@@ -14,6 +14,7 @@ from ..models import Memory
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..graph.extract import MemoryGraph
     from ..llm.base import InteractionRecord
 
 #: The durable work queues: deferred triage (design A's pending_triage) and archive slides
@@ -97,7 +98,10 @@ class IngestBatch:
       already stored is skipped (exact-duplicate guard, also across re-drains);
     - `supersede`: (old id, new id) pairs — `old.superseded_by = new`, never a delete;
     - `events`, `meta`, `harvest`: event rows, meta keys and harvest marks to write;
-    - `enqueue`: follow-up work to queue (e.g. a slide whose distillation failed).
+    - `enqueue`: follow-up work to queue (e.g. a slide whose distillation failed);
+    - `graph`: what the new memories state (`salience.graph.extract`), written with them —
+      skipped for memories that turned out to be duplicates — and the relations of the
+      memories they supersede ended (`salience.graph.writer`).
     """
 
     memories: list[Memory] = field(default_factory=list)
@@ -109,6 +113,7 @@ class IngestBatch:
     enqueue: list[tuple[QueueName, QueueItem]] = field(default_factory=list)
     dequeue: tuple[QueueName, int] | None = None
     now: datetime | None = None  # stamps supersession updates and harvest marks
+    graph: list[MemoryGraph] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -1,5 +1,7 @@
-"""PostgreSQL storage of the knowledge graph: bitemporal entities with aliases, relations and
-the memory↔entity links kept by the write path. Mixed into `PostgresStore`; SQL in `sql.py`."""
+"""PostgreSQL storage of the knowledge graph: bitemporal entities with aliases, relations, the
+memory↔entity links kept by the write path and the facts memories state (`write_graph`, run by
+`graph.writer.apply_graph` over `_PostgresGraphTx`). Mixed into `PostgresStore`; SQL in
+`sql.py`."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from ...clock import ensure_utc
 from ...errors import ConflictError, InvalidInput, NotFound
 from ...graph.normalize import ParsedName, entity_key, parse_name
 from ...graph.records import AUTO_ENTITY_TYPE, Entity, Relation
+from ...graph.writer import GraphWrite, apply_graph
 from ...layers import rows
 from ...models import Memory
 from . import sql
@@ -23,6 +26,8 @@ from . import sql
 T = TypeVar("T")
 
 if TYPE_CHECKING:
+    from ...graph.extract import MemoryGraph
+
     _Base = Any
 else:
     _Base = object
@@ -34,6 +39,8 @@ def _ts(value: datetime | None) -> datetime | None:
 
 class GraphMixin(_Base):
     """The knowledge graph for `PostgresStore` (see `store.base.LayerStore`)."""
+
+    _lock_key: str
 
     if TYPE_CHECKING:
 
@@ -69,13 +76,33 @@ class GraphMixin(_Base):
             conn.execute(self._q(sql.INSERT_LINK), (pk, eid))
 
     def _resolve(self, conn: psycopg.Connection, parsed: ParsedName) -> str | None:
-        keys = list(parsed.keys)
-        for group in (keys[:1], keys[1:]):
-            if group:
-                row = conn.execute(self._q(sql.FIND_ENTITIES), (group, group, group)).fetchone()
-                if row is not None:
-                    return str(row[0])
-        return None
+        e = _PostgresGraphTx(self, conn).find_entity(parsed)
+        return e.id if e is not None else None
+
+    # -- write path: the facts memories state ------------------------------------------------
+    def write_graph(
+        self,
+        graphs: Sequence[MemoryGraph],
+        *,
+        supersede: Sequence[tuple[str, str]] = (),
+        now: datetime,
+    ) -> GraphWrite:
+        with self._tx() as conn:
+            return self._write_graph(conn, graphs, supersede=supersede, now=now)
+
+    def _write_graph(
+        self,
+        conn: psycopg.Connection,
+        graphs: Sequence[MemoryGraph],
+        *,
+        supersede: Sequence[tuple[str, str]] = (),
+        now: datetime | None,
+    ) -> GraphWrite:
+        """`apply_graph` inside the caller's transaction (commit_ingest), under the :layers
+        advisory lock that serialises entity creation."""
+        if graphs or supersede:
+            conn.execute(sql.ADVISORY_LOCK, (self._lock_key + sql.LAYERS_LOCK_SUFFIX,))
+        return apply_graph(_PostgresGraphTx(self, conn), graphs, supersede=supersede, now=now)
 
     def _insert_entity(self, conn: psycopg.Connection, e: Entity) -> None:
         conn.execute(self._q(sql.INSERT_ENTITY_ROW), _entity_params(e))
@@ -225,6 +252,51 @@ class GraphMixin(_Base):
         }
 
 
+class _PostgresGraphTx:
+    """`graph.writer.GraphTx` over an open PostgreSQL transaction."""
+
+    def __init__(self, store: GraphMixin, conn: psycopg.Connection) -> None:
+        self.store = store
+        self.conn = conn
+
+    def _all(self, template: str, params: Sequence[Any]) -> list[Any]:
+        return self.conn.execute(self.store._q(template), params).fetchall()
+
+    def find_entity(self, parsed: ParsedName) -> Entity | None:
+        keys = list(parsed.keys)
+        for group in (keys[:1], keys[1:]):
+            if group:
+                found = self._all(sql.FIND_ENTITIES, (group, group, group))
+                if found:
+                    return rows.entity(found[0])
+        return None
+
+    def create_entity(self, entity: Entity) -> None:
+        self.store._insert_entity(self.conn, entity)
+
+    def set_entity_type(self, entity_id: str, entity_type: str) -> None:
+        self.conn.execute(self.store._q(sql.SET_ENTITY_TYPE), (entity_type, entity_id))
+
+    def add_aliases(self, entity_id: str, aliases: Sequence[str]) -> None:
+        self.store._add_aliases(self.conn, entity_id, aliases)
+
+    def open_relations(self, source_id: str, relation_type: str) -> list[Relation]:
+        found = self._all(sql.OPEN_RELATIONS_FROM, (source_id, relation_type))
+        return [rows.relation(r) for r in found]
+
+    def memory_relations(self, memory_id: str) -> list[Relation]:
+        return [rows.relation(r) for r in self._all(sql.RELATIONS_OF_MEMORY, (memory_id,))]
+
+    def create_relation(self, relation: Relation) -> None:
+        self.conn.execute(self.store._q(sql.INSERT_RELATION_ROW), _relation_params(relation))
+
+    def end_relation(self, relation: Relation) -> None:
+        self.conn.execute(
+            self.store._q(sql.END_RELATION),
+            (_ts(relation.valid_to), Jsonb(relation.properties), relation.id),
+        )
+
+
 def _entity_params(e: Entity) -> tuple[Any, ...]:
     return (
         e.id,
@@ -250,4 +322,5 @@ def _relation_params(r: Relation) -> tuple[Any, ...]:
         _ts(r.valid_from or r.recorded_at),
         _ts(r.valid_to),
         _ts(r.recorded_at or r.valid_from),
+        r.memory_id,
     )

@@ -10,4 +10,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0002_layers", sql.MIGRATION_0002_LAYERS),
     Migration("0003_ingest", sql.MIGRATION_INGEST),
     Migration("0004_maintenance", sql.MIGRATION_MAINTENANCE),
+    Migration("0005_graph_provenance", sql.MIGRATION_GRAPH_PROVENANCE),
 )

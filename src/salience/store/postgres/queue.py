@@ -67,6 +67,10 @@ class IngestStoreMixin:
         def _update_rows(
             self, conn: psycopg.Connection, memories: Sequence[Memory], vecs: np.ndarray | None
         ) -> None: ...
+        def _write_graph(
+            self, conn: psycopg.Connection, graphs: Sequence[Any], *,
+            supersede: Sequence[tuple[str, str]], now: datetime | None,
+        ) -> Any: ...
 
     def _qq(self, template: str, queue: str) -> psql.Composed:
         try:
@@ -192,6 +196,7 @@ class IngestStoreMixin:
             if kept:
                 self._insert_rows(conn, kept, vecs[keep] if vecs is not None else None)
             result.saved = [m.id for m in kept]
+            retired: list[tuple[str, str]] = []
             for old_id, new_id in batch.supersede:
                 new_id = renamed.get(new_id, new_id)
                 row = conn.execute(self._q(sql.GET_BY_ID_FOR_UPDATE), (old_id,)).fetchone()
@@ -204,6 +209,10 @@ class IngestStoreMixin:
                 old.updated_at = now or old.updated_at
                 self._update_rows(conn, [old], None)
                 result.superseded.append(old_id)
+                retired.append((old_id, new_id))
+            saved = set(result.saved)
+            graphs = [g for g in batch.graph if g.memory_id in saved]
+            self._write_graph(conn, graphs, supersede=retired, now=now)
             for ev in batch.events:
                 mid = renamed.get(ev.memory_id, ev.memory_id) if ev.memory_id else None
                 conn.execute(

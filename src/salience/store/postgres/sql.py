@@ -624,6 +624,14 @@ MIGRATION_0002_LAYERS = (
     )""",
     "CREATE INDEX memory_entity_links_pk ON {s}.memory_entity_links (pk)",
 )
+# -- knowledge graph provenance (issue 14): the memory a relation was stated in ----------------
+MIGRATION_GRAPH_PROVENANCE = (
+    "ALTER TABLE {s}.kg_relations ADD COLUMN memory_id text",
+    "CREATE INDEX kg_relations_memory ON {s}.kg_relations (memory_id) "
+    "WHERE memory_id IS NOT NULL",
+    "CREATE INDEX kg_relations_open ON {s}.kg_relations (source_id, relation_type) "
+    "WHERE valid_to IS NULL",
+)
 LAYERS_LOCK_SUFFIX = ":layers"  # advisory lock key: awareness cap and entity auto-creation
 
 IDENTITY_COLUMNS = (
@@ -734,17 +742,29 @@ LIST_ENTITIES = (
 )
 RELATION_COLUMNS = (
     "r.id, r.source_id, r.target_id, r.relation_type, r.confidence, r.properties, "
-    "r.valid_from, r.valid_to, r.recorded_at"
+    "r.valid_from, r.valid_to, r.recorded_at, r.memory_id"
 )
 INSERT_RELATION_ROW = (
     "INSERT INTO {s}.kg_relations (id, source_id, target_id, relation_type, confidence, "
-    "properties, valid_from, valid_to, recorded_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    "properties, valid_from, valid_to, recorded_at, memory_id) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 )
 UPDATE_RELATION_ROW = (
     "UPDATE {s}.kg_relations SET source_id = %s, target_id = %s, relation_type = %s, "
-    "confidence = %s, properties = %s, valid_from = %s, valid_to = %s, recorded_at = %s "
-    "WHERE id = %s"
+    "confidence = %s, properties = %s, valid_from = %s, valid_to = %s, recorded_at = %s, "
+    "memory_id = %s WHERE id = %s"
 )
+# the write path of memory-derived facts (graph.writer): open relations of a slot, all of a memory
+OPEN_RELATIONS_FROM = (
+    f"SELECT {RELATION_COLUMNS} FROM {{s}}.kg_relations r WHERE r.source_id = %s "
+    "AND r.relation_type = %s AND r.valid_to IS NULL ORDER BY r.valid_from, r.id"
+)
+RELATIONS_OF_MEMORY = (
+    f"SELECT {RELATION_COLUMNS} FROM {{s}}.kg_relations r WHERE r.memory_id = %s "
+    "ORDER BY r.valid_from, r.id"
+)
+END_RELATION = "UPDATE {s}.kg_relations SET valid_to = %s, properties = %s WHERE id = %s"
+SET_ENTITY_TYPE = "UPDATE {s}.kg_entities SET entity_type = %s WHERE id = %s"
 GET_RELATION = f"SELECT {RELATION_COLUMNS} FROM {{s}}.kg_relations r WHERE r.id = %s"
 ENTITY_EXISTS = "SELECT id FROM {s}.kg_entities WHERE id = ANY(%s::text[])"
 RELATIONS_OF = (

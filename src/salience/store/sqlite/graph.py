@@ -1,5 +1,6 @@
-"""SQLite storage of the knowledge graph: bitemporal entities with aliases, relations, and the
-memory↔entity links kept by the write path. Mixed into `SQLiteStore`; SQL lives in `sql.py`."""
+"""SQLite storage of the knowledge graph: bitemporal entities with aliases, relations, the
+memory↔entity links kept by the write path and the facts memories state (`write_graph`, run by
+`graph.writer.apply_graph` over `_SQLiteGraphTx`). Mixed into `SQLiteStore`; SQL in `sql.py`."""
 
 from __future__ import annotations
 
@@ -15,11 +16,14 @@ from ...clock import format_ts
 from ...errors import ConflictError, InvalidInput, NotFound
 from ...graph.normalize import ParsedName, entity_key, parse_name
 from ...graph.records import AUTO_ENTITY_TYPE, Entity, Relation
+from ...graph.writer import GraphWrite, apply_graph
 from ...layers import rows
 from ...models import Memory
 from . import sql
 
 if TYPE_CHECKING:
+    from ...graph.extract import MemoryGraph
+
     _Base = Any
 else:
     _Base = object
@@ -59,6 +63,28 @@ class GraphMixin(_Base):
             else:
                 _add_aliases(db, eid, parsed.aliases)
             db.execute(sql.INSERT_LINK, (pk, eid))
+
+    # -- write path: the facts memories state ------------------------------------------------
+    def write_graph(
+        self,
+        graphs: Sequence[MemoryGraph],
+        *,
+        supersede: Sequence[tuple[str, str]] = (),
+        now: datetime,
+    ) -> GraphWrite:
+        with self._tx() as db:
+            return self._write_graph(db, graphs, supersede=supersede, now=now)
+
+    def _write_graph(
+        self,
+        db: sqlite3.Connection,
+        graphs: Sequence[MemoryGraph],
+        *,
+        supersede: Sequence[tuple[str, str]] = (),
+        now: datetime | None,
+    ) -> GraphWrite:
+        """`apply_graph` inside the caller's transaction (commit_ingest)."""
+        return apply_graph(_SQLiteGraphTx(db), graphs, supersede=supersede, now=now)
 
     # -- entities -----------------------------------------------------------------------------
     def insert_entity(self, entity: Entity) -> None:
@@ -191,16 +217,53 @@ class GraphMixin(_Base):
         }
 
 
+class _SQLiteGraphTx:
+    """`graph.writer.GraphTx` over an open SQLite transaction."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def find_entity(self, parsed: ParsedName) -> Entity | None:
+        keys = parsed.keys
+        for group in (keys[:1], keys[1:]):
+            if group:
+                q = sql.FIND_ENTITIES.format(marks=_marks(group))
+                row = self.db.execute(q, (*group, *group, *group)).fetchone()
+                if row is not None:
+                    return rows.entity(row)
+        return None
+
+    def create_entity(self, entity: Entity) -> None:
+        _insert_entity(self.db, entity)
+
+    def set_entity_type(self, entity_id: str, entity_type: str) -> None:
+        self.db.execute(sql.SET_ENTITY_TYPE, (entity_type, entity_id))
+
+    def add_aliases(self, entity_id: str, aliases: Sequence[str]) -> None:
+        _add_aliases(self.db, entity_id, aliases)
+
+    def open_relations(self, source_id: str, relation_type: str) -> list[Relation]:
+        found = self.db.execute(sql.OPEN_RELATIONS_FROM, (source_id, relation_type)).fetchall()
+        return [rows.relation(r) for r in found]
+
+    def memory_relations(self, memory_id: str) -> list[Relation]:
+        found = self.db.execute(sql.RELATIONS_OF_MEMORY, (memory_id,)).fetchall()
+        return [rows.relation(r) for r in found]
+
+    def create_relation(self, relation: Relation) -> None:
+        self.db.execute(sql.INSERT_RELATION_ROW, _relation_params(relation))
+
+    def end_relation(self, relation: Relation) -> None:
+        self.db.execute(
+            sql.END_RELATION,
+            (format_ts(relation.valid_to), _json(relation.properties), relation.id),
+        )
+
+
 def _resolve(db: sqlite3.Connection, parsed: ParsedName) -> str | None:
     """The entity a parsed mention refers to: by its canonical key, else by an alias key."""
-    keys = parsed.keys
-    for group in (keys[:1], keys[1:]):
-        if group:
-            q = sql.FIND_ENTITIES.format(marks=_marks(group))
-            row = db.execute(q, (*group, *group, *group)).fetchone()
-            if row is not None:
-                return str(row[0])
-    return None
+    e = _SQLiteGraphTx(db).find_entity(parsed)
+    return e.id if e is not None else None
 
 
 def _insert_entity(db: sqlite3.Connection, e: Entity) -> None:
@@ -228,7 +291,7 @@ def _entity_params(e: Entity) -> tuple[Any, ...]:
         e.entity_type,
         e.name,
         entity_key(e.name),
-        json.dumps(e.properties, ensure_ascii=False, allow_nan=False),
+        _json(e.properties),
         float(e.confidence),
         format_ts(e.valid_from or e.recorded_at),
         format_ts(e.valid_to),
@@ -243,11 +306,16 @@ def _relation_params(r: Relation) -> tuple[Any, ...]:
         r.target_id,
         r.relation_type,
         float(r.confidence),
-        json.dumps(r.properties, ensure_ascii=False, allow_nan=False),
+        _json(r.properties),
         format_ts(r.valid_from or r.recorded_at),
         format_ts(r.valid_to),
         format_ts(r.recorded_at or r.valid_from),
+        r.memory_id,
     )
+
+
+def _json(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
 def _marks(values: Sequence[Any]) -> str:

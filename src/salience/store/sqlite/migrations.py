@@ -11,4 +11,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0003_ingest", sql.MIGRATION_INGEST),
     Migration("0004_maintenance", sql.MIGRATION_MAINTENANCE),
     Migration("0005_vector_changes", sql.MIGRATION_VECTOR_CHANGES),
+    Migration("0006_graph_provenance", sql.MIGRATION_GRAPH_PROVENANCE),
 )

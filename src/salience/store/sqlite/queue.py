@@ -71,6 +71,10 @@ class IngestStoreMixin:
         def _update_rows(
             self, db: sqlite3.Connection, memories: Sequence[Memory], vecs: np.ndarray | None
         ) -> list[tuple[int, np.ndarray]]: ...
+        def _write_graph(
+            self, db: sqlite3.Connection, graphs: Sequence[Any], *,
+            supersede: Sequence[tuple[str, str]], now: datetime | None,
+        ) -> Any: ...
 
     # -- queues -------------------------------------------------------------------------------
     def enqueue(self, queue: QueueName, items: Sequence[QueueItem]) -> list[int]:
@@ -200,6 +204,7 @@ class IngestStoreMixin:
             if kept:
                 new_pks = self._insert_rows(db, kept, kept_vecs)
             result.saved = [m.id for m in kept]
+            retired: list[tuple[str, str]] = []
             for old_id, new_id in batch.supersede:
                 new_id = renamed.get(new_id, new_id)
                 row = db.execute(sql.GET_BY_ID, (old_id,)).fetchone()
@@ -212,6 +217,10 @@ class IngestStoreMixin:
                 old.updated_at = now or old.updated_at
                 self._update_rows(db, [old], None)
                 result.superseded.append(old_id)
+                retired.append((old_id, new_id))
+            saved = set(result.saved)
+            graphs = [g for g in batch.graph if g.memory_id in saved]
+            self._write_graph(db, graphs, supersede=retired, now=now)
             for ev in batch.events:
                 mid = renamed.get(ev.memory_id, ev.memory_id) if ev.memory_id else None
                 db.execute(

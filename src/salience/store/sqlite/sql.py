@@ -647,16 +647,27 @@ LIST_ENTITIES = (
 )
 RELATION_COLUMNS = (
     "r.id, r.source_id, r.target_id, r.relation_type, r.confidence, r.properties, "
-    "r.valid_from, r.valid_to, r.recorded_at"
+    "r.valid_from, r.valid_to, r.recorded_at, r.memory_id"
 )
 INSERT_RELATION_ROW = (
     "INSERT INTO kg_relations (id, source_id, target_id, relation_type, confidence, properties, "
-    "valid_from, valid_to, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "valid_from, valid_to, recorded_at, memory_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 UPDATE_RELATION_ROW = (
     "UPDATE kg_relations SET source_id = ?, target_id = ?, relation_type = ?, confidence = ?, "
-    "properties = ?, valid_from = ?, valid_to = ?, recorded_at = ? WHERE id = ?"
+    "properties = ?, valid_from = ?, valid_to = ?, recorded_at = ?, memory_id = ? WHERE id = ?"
 )
+# the write path of memory-derived facts (graph.writer): open relations of a slot, all of a memory
+OPEN_RELATIONS_FROM = (
+    f"SELECT {RELATION_COLUMNS} FROM kg_relations r WHERE r.source_id = ? "
+    "AND r.relation_type = ? AND r.valid_to IS NULL ORDER BY r.valid_from, r.id"
+)
+RELATIONS_OF_MEMORY = (
+    f"SELECT {RELATION_COLUMNS} FROM kg_relations r WHERE r.memory_id = ? "
+    "ORDER BY r.valid_from, r.id"
+)
+END_RELATION = "UPDATE kg_relations SET valid_to = ?, properties = ? WHERE id = ?"
+SET_ENTITY_TYPE = "UPDATE kg_entities SET entity_type = ? WHERE id = ?"
 GET_RELATION = f"SELECT {RELATION_COLUMNS} FROM kg_relations r WHERE r.id = ?"
 ENTITY_EXISTS = "SELECT id FROM kg_entities WHERE id IN (?, ?)"
 # `{marks}` twice: source ids, then target ids (same values).
@@ -680,6 +691,14 @@ GRAPH_COUNTS = (
     "SELECT (SELECT count(*) FROM kg_entities), (SELECT count(*) FROM kg_relations), "
     "(SELECT count(*) FROM memory_entity_links), (SELECT count(*) FROM sessions), "
     "(SELECT count(*) FROM awareness)"
+)
+
+# -- knowledge graph provenance (issue 14): the memory a relation was stated in ----------------
+MIGRATION_GRAPH_PROVENANCE = (
+    "ALTER TABLE kg_relations ADD COLUMN memory_id TEXT",
+    "CREATE INDEX kg_relations_memory ON kg_relations (memory_id) WHERE memory_id IS NOT NULL",
+    "CREATE INDEX kg_relations_open ON kg_relations (source_id, relation_type) "
+    "WHERE valid_to IS NULL",
 )
 
 # -- maintenance (issue 7): targeted score updates, maintenance log, leases -------------------
