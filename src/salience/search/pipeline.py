@@ -22,7 +22,15 @@ from ..clock import Clock
 from ..models import Importance, Memory, MemoryFilter, SearchHit
 from . import rank as R
 from .candidates import Deadline, EmbedQueries, Gathered, QuerySpec, gather, gather_within
-from .catchup import RECENT_CONTEXT, is_catch_up, select_catch_up
+from .catchup import (
+    RECENT_CONTEXT,
+    TOPIC_POOL,
+    catch_up_topic,
+    is_catch_up,
+    is_key,
+    select_catch_up,
+    select_topic_catch_up,
+)
 from .config import SearchConfig, get_preset
 from .feedback import lexical_useful, record_retrievals, record_usefulness
 from .temporal import parse_time_range, wants_recent
@@ -114,7 +122,7 @@ class Recall:
         """
         cfg = get_preset(preset)
         if catch_up and is_catch_up(query):
-            return self.catch_up(limit=limit, feedback=feedback)
+            return self.catch_up(limit=limit, feedback=feedback, query=query, preset=preset)
         variants = self._rewrites(query, cfg)
         queries = [QuerySpec("", query, query, cfg.pool)]
         queries += [QuerySpec(str(i), v, v, cfg.variant_pool) for i, v in enumerate(variants, 1)]
@@ -361,8 +369,36 @@ class Recall:
         return self.search(task, preset=cfg, limit=limit, catch_up=False, feedback=feedback)
 
     # -- catch-up ----------------------------------------------------------------------------------
-    def catch_up(self, *, limit: int = 10, feedback: bool = True) -> list[SearchHit]:
-        """Design B's catch-up selection (see `catchup.py`), newest decisions first."""
+    def catch_up(
+        self,
+        *,
+        limit: int = 10,
+        feedback: bool = True,
+        query: str | None = None,
+        preset: str | SearchConfig = "rrf-balanced",
+    ) -> list[SearchHit]:
+        """Design B's catch-up selection (see `catchup.py`), newest decisions first. When the
+        catch-up `query` names a topic ("what did we decide about payments?"), the topic is
+        searched with `preset` instead and its decisions and important memories come first."""
+        topic = catch_up_topic(query) if query else None
+        if topic is not None:
+            found = self.search(
+                topic, preset=preset, limit=limit * TOPIC_POOL, catch_up=False, feedback=False
+            )
+            hit_of = {h.memory.id: h for h in found}
+            hits = [
+                replace(
+                    hit_of[m.id], score=1.0 / (pos + 1),
+                    explanation={**hit_of[m.id].explanation, "catch_up": 1.0,
+                                 "catch_up_key": float(is_key(m))},
+                )
+                for pos, m in enumerate(
+                    select_topic_catch_up([h.memory for h in found], topic, limit)
+                )
+            ]
+            if feedback:
+                self.record(hits)
+            return hits
         key = MemoryFilter(importance=[Importance.CRITICAL, Importance.IMPORTANT])
         pool = {m.id: m for m in self.store.list(key, limit=limit * 4, order="created_desc")}
         # decisions: full-text narrows the candidates, `is_decision` applies design B's LIKEs
