@@ -438,14 +438,14 @@ def run_live(
     convs: Sequence[Conversation],
     picked: Sequence[int],
     emb_name: str,
+    emb: LiveEmbedder,
     presets: Sequence[str],
-    cache: Path | None,
     console: Console,
     *,
     max_ticks: int = MAX_TICKS,
 ) -> dict[str, Any]:
-    """The live runs of `presets` for one embedder: run name -> results."""
-    emb = LiveEmbedder(locomo.make_embedder_for(emb_name), cache)
+    """The live runs of `presets` for one embedder (`emb`, named `emb_name`): run name ->
+    results."""
     out: dict[str, Any] = {}
     n_turns = sum(len(s.turns) for i in picked for s in convs[i].sessions)
     n_q = sum(
@@ -494,14 +494,23 @@ def run_live(
 
 
 def run_static(
-    args: argparse.Namespace, presets: Sequence[str], emb_name: str, cache: str, console: Console
+    args: argparse.Namespace, presets: Sequence[str], emb_name: str, emb: LiveEmbedder,
+    console: Console,
 ) -> dict[str, Any]:
-    """`bench/locomo.py`'s run for the same data, conversations, presets and embedder."""
+    """`bench/locomo.py`'s run for the same data, conversations, presets and embedder, on the
+    live runs' embedder `emb` (its run builds its own; swapped in for the call), so the
+    questions' query vectors are embedded once for both protocols."""
     ns = argparse.Namespace(
         data=args.data, quick=args.quick, conversations=args.conversations, ablations=False,
-        presets=",".join(presets), no_brain=False, embedder=emb_name, cache=cache,
+        presets=",".join(presets), no_brain=False, embedder=emb_name, cache=None,
     )
-    return locomo.run(ns, console)["runs"]
+    saved = locomo.CachedEmbedder, locomo.make_embedder_for
+    locomo.CachedEmbedder = lambda inner, cache_dir=None: emb  # type: ignore[assignment,misc]
+    locomo.make_embedder_for = lambda name: emb.inner
+    try:
+        return locomo.run(ns, console)["runs"]
+    finally:
+        locomo.CachedEmbedder, locomo.make_embedder_for = saved
 
 
 def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
@@ -520,12 +529,11 @@ def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
         "runs": {},
     }
     with tempfile.TemporaryDirectory(prefix="locomo-cache-") as tmp_cache:
-        cache = args.cache or tmp_cache  # static and live share passage vectors either way
+        cache = Path(args.cache or tmp_cache)
         for emb_name in [e.strip() for e in args.embedder.split(",") if e.strip()]:
-            static = {} if args.no_static else run_static(args, presets, emb_name, cache, console)
-            live = run_live(
-                convs, picked, emb_name, presets, Path(cache), console, max_ticks=args.max_ticks
-            )
+            emb = LiveEmbedder(locomo.make_embedder_for(emb_name), cache)  # static and live share it
+            static = {} if args.no_static else run_static(args, presets, emb_name, emb, console)
+            live = run_live(convs, picked, emb_name, emb, presets, console, max_ticks=args.max_ticks)
             for p in presets:
                 for name in (f"{emb_name}/{p}", f"{emb_name}/{p}+live"):
                     if name in static or name in live:
