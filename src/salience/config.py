@@ -96,7 +96,10 @@ class Config(BaseSettings):
     triage_threshold_email: float = Field(default=1.0, ge=1, le=10)
     archive_raw_salience: float = Field(default=3.0, ge=1, le=10)
     distilled_fact_threshold: float = Field(default=5.0, ge=1, le=10)
-    contradiction_distance: float = Field(default=0.3, gt=0, le=2, description="Cosine distance")
+    contradiction_distance: float = Field(
+        default=0.3, gt=0, le=2,
+        description="Cosine distance (design A's; calibrated to the embedder unless set)",
+    )
     contradiction_candidates: int = Field(default=3, ge=0)
     paradigm_shift_salience: float = Field(
         default=7.0, ge=1, le=10, description="Superseding an identity/preference memory at >= "
@@ -156,12 +159,14 @@ class Config(BaseSettings):
     consolidation_limit: int = Field(default=50, ge=1)
     episode_window_h: float = Field(default=24.0, gt=0)
     episode_cluster_similarity: float = Field(
-        default=0.7, ge=-1, le=1, description="Cosine similarity (distance 0.3)"
+        default=0.7, ge=-1, le=1,
+        description="Cosine similarity (design A's; calibrated to the embedder unless set)",
     )
     episode_min_cluster: int = Field(default=2, ge=2)
     episode_salience: float = Field(default=8.0, ge=1, le=10)
     episode_dedup_distance: float = Field(
-        default=0.12, ge=0, le=2, description="EPISODE_DEDUP_THRESHOLD (cosine distance)"
+        default=0.12, ge=0, le=2,
+        description="EPISODE_DEDUP_THRESHOLD, cosine distance (calibrated unless set)",
     )
     reflection_every: int = Field(default=50, ge=1, description="New memories per reflection")
     reflection_min_group: int = Field(default=5, ge=1)

@@ -75,7 +75,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("salience.embed")
 
-CALIBRATION_VERSION = 1
+CALIBRATION_VERSION = 1  # bump when the calibration set, the rule or `PACKAGED` changes
 META_KEY = "embedding_calibration"
 KEEP_MARGIN = 0.02
 MAX_ERROR = 0.35  # chance is 0.5: an embedder this confused keeps design A's value
