@@ -217,19 +217,19 @@ class Mind:
         items: Iterable[str | Mapping[str, Any]],
         *,
         vectors: np.ndarray | None = None,
-    ) -> list[str]:
         graph: bool = True,
+    ) -> list[str]:
         """Store many memories with batched embedding; returns one id per item, in order.
 
         Each item is a string or a mapping of `add()`'s keyword arguments. `vectors` (optional,
         one row per item, only for items that fit in one chunk) skips embedding — for imports
         and benchmarks with precomputed embeddings. All new rows are written in one transaction.
-        """
         With `graph` (default), items without `entities` get the names they mention, and the
         facts they state go into the knowledge graph right after (`salience.graph.extract`;
         ~2 ms per memory — pass `graph=False` for bulk loads that do not need it).
-        from .ingest.direct import new_records, prepare
+        """
         from .graph.extract import prepare as graph_records
+        from .ingest.direct import new_records, prepare
 
         now = self.clock.now()
         prepared: list[list[Memory]] = []
@@ -256,11 +256,11 @@ class Mind:
             vecs = vectors[given]
         else:
             vecs = self._embed_passages([m.content for m in records])
-        self.store.insert(records, vecs)
         graphs = graph_records(records) if graph else []
-        return item_ids
+        self.store.insert(records, vecs)
         if graphs:  # derived data, rebuilt from the memories if this write is lost
             self.store.write_graph(graphs, now=now)
+        return item_ids
 
     def get(self, memory_id: str) -> Memory:
         """The memory with this id. Raises `NotFound`."""
@@ -332,10 +332,10 @@ class Mind:
         query = check_text(query, max_bytes=self.config.max_content_bytes, what="query")
         if limit <= 0:
             raise InvalidInput("limit must be positive")
-        return self._recall().search(
         preset = preset or self.config.search_preset
         if distances is None:  # design B's contextual signal: BFS from the query's entities
             distances = self.graph.distances_for_search(query, preset)
+        return self._recall().search(
             query,
             preset=preset,
             limit=limit,
