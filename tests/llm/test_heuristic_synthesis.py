@@ -244,7 +244,8 @@ def test_consolidation_builds_the_profile_later_facts_winning() -> None:
     assert p.attributes["languages"] == "English, German"
     assert p.attributes["likes"] == "hiking in the mountains"
     assert p.attributes["dislikes"] == "sushi"
-    assert "vegetarian" in p.traits and "multilingual" in p.traits
+    # the diet is an attribute, not a trait: a changed diet must not leave both behind
+    assert "vegetarian" not in p.traits and "multilingual" in p.traits
     assert p.profile.splitlines()[:3] == [
         "Name: Tom Becker.",
         "Lives in: Lisbon.",
@@ -273,4 +274,4 @@ def test_consolidation_traits_from_topics() -> None:
     memories += [mem("I cooked ramen.", 5, tags=["food"])]
     p = brain.consolidate(memories)
     assert p.traits == ["enjoys travel"]
-    assert brain.consolidate([]).profile == "No identity facts recorded yet."
+    assert brain.consolidate([]).profile == "No facts about the user recorded yet."

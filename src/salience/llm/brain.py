@@ -121,11 +121,17 @@ class Reflection:
 
 @dataclass(slots=True)
 class IdentityProfile:
-    """The consolidated identity row: a readable profile, key attributes and traits."""
+    """The consolidated user profile (design A's identity profile): what the memories say
+    about the user — a readable profile, key attributes and traits. It describes the user,
+    never the agent's persona (the identity row, which only the developer writes).
+
+    `sources` maps an attribute to the ids of the memories it was taken from (empty when the
+    engine cannot tell)."""
 
     profile: str
     attributes: dict[str, str] = field(default_factory=dict)  # e.g. {"residence": "Lisbon"}
     traits: list[str] = field(default_factory=list)  # e.g. ["health-conscious"]
+    sources: dict[str, list[str]] = field(default_factory=dict)  # {"residence": [memory id]}
 
 
 @runtime_checkable
@@ -181,7 +187,13 @@ class Brain(Protocol):
         ...
 
     def consolidate(
-        self, memories: Sequence[Memory], *, previous: IdentityProfile | None = None
+        self,
+        memories: Sequence[Memory],
+        *,
+        previous: IdentityProfile | None = None,
+        paradigm_shift: bool = False,
     ) -> IdentityProfile:
-        """The identity profile from high-salience facts, updating `previous` if given."""
+        """The user profile from the user's own statements in `memories`, updating `previous`
+        if given. `paradigm_shift`: a core fact changed and the profile is rebuilt from
+        scratch (design A's "paradigm shift transition", thinking on)."""
         ...

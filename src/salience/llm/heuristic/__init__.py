@@ -208,11 +208,14 @@ class HeuristicBrain:
         return self._run(CallSite.REFLECTION, size, lambda: _reflection.reflect(mems))
 
     def consolidate(
-        self, memories: Sequence[Memory], *, previous: IdentityProfile | None = None
+        self,
+        memories: Sequence[Memory],
+        *,
+        previous: IdentityProfile | None = None,
+        paradigm_shift: bool = False,
     ) -> IdentityProfile:
-        """Identity profile from facts and preferences, later memories winning."""
+        """User profile from the user's first-person statements, later memories winning."""
         mems = list(memories)
-        size = sum(len(m.text) for m in mems) + (len(previous.profile) if previous else 0)
-        return self._run(
-            CallSite.CONSOLIDATION, size, lambda: _identity.consolidate(mems, previous)
-        )
+        size = sum(len(m.content) for m in mems) + (len(previous.profile) if previous else 0)
+        site = CallSite.PARADIGM_SHIFT if paradigm_shift else CallSite.CONSOLIDATION
+        return self._run(site, size, lambda: _identity.consolidate(mems, previous))
