@@ -1,4 +1,5 @@
-"""Heuristic contradiction detection: contradictions found both ways, compatible facts left alone."""
+"""Heuristic contradiction detection: contradictions found both ways, compatible facts left alone;
+claims are about something (issue 14): a subject, a slot and a value."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ CONTRADICTIONS = [
     # numeric change
     ("I'm 35 years old.", "I am 34 years old."),
     ("I have 3 kids.", "I have 2 kids."),
-    ("The meeting is at 4pm.", "The meeting is at 3pm."),
+    ("The meeting is now at 4pm.", "The meeting is at 3pm."),
     ("My phone number is 555-9876.", "My phone number is 555-1234."),
     ("My rent is $1,500 a month.", "My rent is $1,200 a month."),
 ]
@@ -62,6 +63,9 @@ COMPATIBLE = [
     ("I love my job.", "I love my wife."),
     ("I'm learning Spanish.", "I speak French."),
     ("The meeting is in room 4.", "The meeting is at 3pm."),
+    # an instance noun ("the meeting") without a change may be another meeting: in two emails it
+    # usually is, so only a statement that announces the change supersedes ("is now at 4pm")
+    ("The meeting is at 4pm.", "The meeting is at 3pm."),
     ("The flight is on March 3.", "The meeting is on March 5."),
     ("I ran 10km today.", "I ran 5km today."),
     ("We had dinner at 8pm.", "We had dinner at 7pm yesterday."),
@@ -117,7 +121,179 @@ def test_claims_of_a_sentence() -> None:
         c for c in claims("I live in New York City with my wife.") if c.attribute == "residence"
     ]
     assert (c.subject, c.value, c.negated) == ("user", "new york city", False)
-    polar = [
-        c for c in claims("I really don't like horror movies anymore.") if c.attribute == "polar"
-    ]
-    assert polar and polar[0].negated and polar[0].value == "horror like movi"
+    (like,) = [c for c in claims("I really don't like horror movies anymore.")
+                if c.attribute == "like"]
+    assert (like.subject, like.value, like.negated) == ("user", "horror", True)
+
+
+# -- issue 14: "Tried as a new user would" ----------------------------------------------------------
+def _turn(text: str, reply: str = "Got it.") -> str:
+    """A conversation memory as `remember_turn` stores it."""
+    return f"User: {text}\nAssistant: {reply}"
+
+
+def _email(subject: str, sender: str, body: str) -> str:
+    """An imported email as the mbox importer stores it."""
+    return f"Subject: {subject}\nFrom: {sender}\nDate: 2026-05-02T09:00:00+00:00\n\n{body}"
+
+
+ISSUE_COMPATIBLE = [
+    # a deadline belongs to its thing: the budget draft's is not the design review's
+    ("Please review the quarterly budget draft. The deadline is 12 May.",
+     "Here are the notes from the design review. The deadline is 3 June."),
+    ("notes from the design review. The deadline is 3 June.",
+     "Please review the quarterly budget draft. The deadline is 12 May."),
+    # "it" is its antecedent: the invoice costs 400, the laptop 1200
+    ("The invoice from the plumber came in. It is 400 EUR.",
+     "I ordered the new laptop. It is 1200 EUR."),
+    # generic "X is Y" about different subjects
+    ("The grant report is due 12 May.", "The ethics form is due 20 May."),
+    ("The kitchen renovation budget is 15,000 euros.", "The garden budget is 3,000 euros."),
+    ("The flight to Rome is on 3 March.", "The flight back from Rome is on 9 March."),
+    ("I bought a new bike for 800 euros.", "The bike helmet was 60 euros."),
+    ("My phone number is 0176 5551234.", "My work number is 030 5550000."),
+    ("I have two kids.", "My brother has three kids."),
+    ("Our first child was born in 2018.", "We have two kids."),
+    ("I'm vegetarian.", "I eat eggs and cheese."),
+    ("I love hiking in the Alps.", "I don't like hiking in the rain."),
+    ("I moved the couch to the living room.", "I live in Berlin."),
+    ("I left my keys at the office.", "I work at the Berlin office of Siemens."),
+    ("I joined a running club.", "I work at Siemens."),
+    ("I went to a car show last weekend.", "I decided to buy a Tesla."),
+    ("I restored a car and sold it to a collector.", "I'm obsessed with classic cars."),
+    ("Losing my job was a bummer.", "My job was tough."),
+]
+
+ISSUE_UPDATES = [
+    ("I accepted a job offer at Spotify!", "I work at Siemens."),
+    ("I started a new job at Stripe on Monday.", "I work at Siemens."),
+    ("Home is Berlin now.", "I live in Lisbon."),
+    ("Our third child was born last week!", "We have two kids."),
+    ("I switched from vim to VS Code.", "I use vim for everything."),
+    ("I don't like sushi anymore.", "I love sushi, it's my favourite food."),
+    # numbers in words, "moved to", "no longer", "anymore"
+    ("We have three dogs now.", "We have two dogs."),
+    ("I'm a mother of three now.", "I'm a mother of two."),
+    ("I drink one coffee a day now.", "I drink three coffees a day."),
+    ("Moved to Queens this summer, the rent was killing me.", "I live in Brooklyn."),
+    ("I no longer work at Deloitte.", "I'm employed by Deloitte."),
+    ("I'm not vegan anymore, I eat cheese again.", "I'm vegan."),
+    ("I don't work at the Tate anymore, I got a job at the British Museum.",
+     "I work at the Tate Modern."),
+    # things: schedules, deadlines, budgets, prices of the same thing
+    ("Yoga moved to Thursdays.", "My yoga class is on Tuesdays."),
+    ("The grant report deadline got pushed to 26 May.", "The grant report is due on 12 May."),
+    ("We raised the kitchen renovation budget to 18,000 euros.",
+     "The budget for the kitchen renovation is 15,000 euros."),
+    ("The offsite budget is now 3,500 after finance pushed back.",
+     "The team offsite budget is 5,000."),
+    ("The dentist rescheduled my appointment to 19 March.",
+     "My dentist appointment is on 12 March."),
+    # people, roles, relationships, decisions
+    ("Priya left, so my new manager is Tom.", "My manager is Priya."),
+    ("Hannah moved teams, so Oliver manages me now.", "My line manager is Hannah."),
+    ("Anna and I broke up.", "My girlfriend is Anna."),
+    ("Luis and I got married in June!", "I'm engaged to Luis."),
+    ("My sister moved to Seville.", "My sister lives in Madrid."),
+    ("We're going with MySQL for the new service instead.",
+     "We decided to use Postgres for the new service."),
+    ("We changed our minds: onboarding option C ships next sprint.",
+     "We'll go with option B for onboarding."),
+    ("I cancelled Spotify and use Apple Music now.", "I listen to music on Spotify."),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), ISSUE_COMPATIBLE)
+def test_claims_about_different_things_do_not_conflict(a: str, b: str) -> None:
+    for x, y in ((a, b), (b, a)):
+        assert brain.contradicts(_turn(x), [_turn(y)]) == [], (claims(x), claims(y))
+
+
+@pytest.mark.parametrize(("new", "old"), ISSUE_UPDATES)
+def test_real_updates_are_caught(new: str, old: str) -> None:
+    assert brain.contradicts(_turn(new), [_turn(old)]) == [0], (claims(new), claims(old))
+
+
+def test_imported_emails_about_different_things_do_not_conflict() -> None:
+    budget = _email("Quarterly budget draft", "Nora Lind <nora@example.com>",
+                    "Hi, please review the quarterly budget draft. The deadline is 12 May.")
+    review = _email("Design review notes", "Nora Lind <nora@example.com>",
+                    "Here are the notes from the design review. The deadline is 3 June.")
+    invoice = _email("Invoice 2291", "Billing <billing@plumbing.example>",
+                     "Your invoice is attached. It is 400 EUR.")
+    laptop = _email("Your order", "Shop <orders@shop.example>",
+                    "Thanks for ordering the new laptop. It is 1200 EUR.")
+    assert brain.contradicts(review, [budget, invoice, laptop]) == []
+    assert brain.contradicts(laptop, [budget, review, invoice]) == []
+
+
+def test_a_thread_that_moves_its_deadline_conflicts() -> None:
+    first = _email("Grant report", "Nora Lind <nora@example.com>",
+                   "Reminder: the grant report is due on 12 May.")
+    moved = _email("Re: Grant report", "Nora Lind <nora@example.com>",
+                   "Good news, the deadline was extended to 26 May.")
+    assert brain.contradicts(moved, [first]) == [0]
+
+
+def test_an_emails_first_person_is_its_sender() -> None:
+    anna = _email("News", "Anna Berg <anna@example.com>", "I moved to Oslo last month.")
+    tom = _email("Hello", "Tom Hale <tom@example.com>", "I live in Bergen these days.")
+    anna_before = _email("Hi", "Anna Berg <anna@example.com>", "I live in Bergen.")
+    assert brain.contradicts(anna, [tom]) == []
+    assert brain.contradicts(anna, [anna_before]) == [0]
+    (c,) = [c for c in claims(anna) if c.attribute == "residence"]
+    assert c.subject == "anna berg"
+
+
+def test_each_speaker_of_a_transcript_speaks_for_themselves() -> None:
+    caroline = "Caroline: I moved to Denver in May."
+    melanie = "Melanie: I live in Boston with my kids."
+    caroline_before = "Caroline: I live in Boston."
+    assert brain.contradicts(caroline, [melanie]) == []
+    assert brain.contradicts(caroline, [caroline_before]) == [0]
+
+
+def test_the_assistants_lines_make_no_claims() -> None:
+    assert claims("User: thanks!\nAssistant: You live in Berlin and work at Siemens, right. "
+                  "I am an AI and I love helping.") == []
+    assert brain.contradicts(_turn("I live in Lisbon."),
+                             ["User: hi\nAssistant: I live in the cloud, in Berlin."]) == []
+
+
+def test_a_claim_names_its_subject_slot_and_value() -> None:
+    def one(text: str, attribute: str) -> tuple[str, str, bool]:
+        (c,) = [c for c in claims(text) if c.attribute == attribute]
+        return c.subject, c.value, c.negated
+
+    assert one("Home is Berlin now.", "residence") == ("user", "berlin", False)
+    assert one("I accepted a job offer at Spotify!", "employer") == ("user", "spotify", False)
+    assert one("Our third child was born last week!", "children") == ("user", "3", False)
+    assert one("I have two cats.", "pets:cat") == ("user", "2", False)
+    assert one("My boss is called Greg.", "manager") == ("user", "greg", False)
+    assert one("The grant report is due on 12 May.", "when") == ("grant report", "12 may", False)
+    assert one("The invoice arrived. It is 400 EUR.", "price") == ("invoic", "400 eur", False)
+    assert one("My rent is 1,200 euros a month.", "amount:rent") == ("user", "1200 eur", False)
+    assert one("Yoga moved to Thursdays.", "when") == ("yoga", "thursday", False)
+    assert one("I quit smoking.", "habit") == ("user", "smok", True)
+
+
+def test_unresolvable_subjects_make_no_claim() -> None:
+    # "it" with nothing before it, "he" with nobody named: no subject, no claim
+    assert [c for c in claims("It is 400 EUR.") if c.attribute == "price"] == []
+    assert [c for c in claims("He moved to Oslo.") if c.attribute == "residence"] == []
+
+
+def test_the_pattern_gates_change_no_result() -> None:
+    """The per-group gates only skip patterns that cannot match (a speed-up, not a filter)."""
+    from salience.llm.heuristic import claims as C
+
+    texts = [t for pair in (*CONTRADICTIONS, *COMPATIBLE, *ISSUE_UPDATES, *ISSUE_COMPATIBLE)
+             for t in pair]
+    gated = [C._claims_cached.__wrapped__(t) for t in texts]
+    saved = C._GATES
+    try:
+        C._GATES = {}
+        plain = [C._claims_cached.__wrapped__(t) for t in texts]
+    finally:
+        C._GATES = saved
+    assert gated == plain

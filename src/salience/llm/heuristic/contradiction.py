@@ -1,41 +1,120 @@
 """Heuristic contradiction detection: CONTRADICTS or COMPATIBLE, by comparing claims.
 
-Both texts are turned into claims (`salience.llm.heuristic.claims`). Two claims conflict when
-they share subject and attribute and:
+Both texts are turned into claims (`salience.llm.heuristic.claims`). Two claims conflict only
+when they are about the same subject and the same attribute (slot) and:
 
-- exclusive attribute, both affirmed, different values ("I live in Berlin" / "I moved to
-  Lisbon"); values where one contains the other ("Berlin" / "Berlin, Germany") agree;
-- the same value affirmed and negated ("I work at Google" / "I left Google");
-- a polar statement with the opposite polarity ("I love sushi" / "I don't like sushi");
-- a numeric template with other numbers ("I have 2 kids" / "I have 3 kids").
+- a one-value slot, both affirmed, different values ("I live in Berlin" / "Home is Lisbon
+  now"); values where one contains the other ("Berlin" / "Berlin, Germany") agree;
+- the same value affirmed and denied ("I work at Google" / "I left Google");
+- a polar slot (likes, habits, owning, using, choosing) with the same value and the opposite
+  polarity ("I love sushi" / "I don't like sushi anymore");
+- a denial of any slot's value ("switched from vim to VS Code" denies "I use vim");
+- a count, a rate or a numeric template with other numbers ("two kids" / "our third child").
 
-Generic "X is Y" values only conflict when both are names, dates, numbers, roles ("a
-doctor") or colours: "my boss is nice" and "my boss is demanding" are compatible.
+Things are the same subject when their keys name the same thing ("budget draft" / "quarterly
+budget draft"; "yoga" / "yoga class"), never "budget draft" / "design review". A thing named
+only by instance nouns ("the meeting", "the invoice", "it" with no antecedent) may be another
+occurrence next time, so its claims conflict only when one statement announces a change ("the
+meeting was moved to Friday"). Generic "my X is Y" values conflict only when both are names,
+dates, numbers, roles ("a doctor") or colours: "my boss is nice" and "my boss is demanding"
+are compatible.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .claims import Claim, claims
+from .claim_values import EXCLUSIVE_TOOL_KINDS
+from .claims import HAVING, POLAR, Claim, _subject_match, claims, is_instance
+
+#: slots whose value is a number: any other number conflicts
+_NUMERIC = frozenset({"children", "sons", "daughters", "grandchildren", "age", "phone"})
 
 
-def _same_value(a: str, b: str) -> bool:
+def same_value(a: str, b: str) -> bool:
+    """Values that agree: equal, or one's words contain the other's."""
     if a == b:
         return True
-    sa, sb = set(a.split()), set(b.split())
+    sa, sb = set(a.replace("@", " @").split()), set(b.replace("@", " @").split())
+    if "@" in a or "@" in b:  # qualified values ("coffee@after 6pm") only equal themselves
+        return False
     return bool(sa and sb) and (sa <= sb or sb <= sa)
+
+
+def same_subject(a: Claim, b: Claim) -> bool:
+    """Whether two claims are about the same subject."""
+    if a.subject == b.subject:
+        return True
+    if "thing" in (a.kind, b.kind):
+        return _subject_match(a.subject, b.subject)
+    if a.kind == b.kind == "person":  # "anna" / "anna berg"
+        wa, wb = set(a.subject.split()), set(b.subject.split())
+        return wa <= wb or wb <= wa
+    return False
+
+
+def _numeric(attr: str) -> bool:
+    return attr in _NUMERIC or attr.startswith(("pets:", "rate:", "amount:")) or attr in {
+        "price", "budget", "rent", "fee", "limit", "rate", "salary", "total", "cost"}
+
+
+def _denies(wild: Claim, other: Claim) -> bool:
+    """`wild` ("*", denied) against any affirmed claim on the same value."""
+    if not wild.negated or other.negated or other.attribute in ("*", "*have"):
+        return False
+    if _numeric(other.attribute) or other.attribute in {"when", "num"}:
+        return False
+    return same_value(wild.value, other.value.split("@")[0])
+
+
+def _same_generic(a: str, b: str) -> bool:
+    """"is:credit limit" and "is:credit card limit" name one attribute (two words or more in
+    common, the shorter one all inside the longer)."""
+    if not (a.startswith("is:") and b.startswith("is:")):
+        return False
+    wa, wb = set(a[3:].split()), set(b[3:].split())
+    short = wa if len(wa) <= len(wb) else wb
+    return len(short) >= 2 and (wa <= wb or wb <= wa)
 
 
 def conflict(a: Claim, b: Claim) -> bool:
     """Whether two claims cannot both be true."""
-    if a.subject != b.subject or a.attribute != b.attribute:
+    if not same_subject(a, b):
         return False
-    if a.attribute == "polar":
-        return a.value == b.value and a.negated != b.negated
+    if a.attribute in ("*", "*have") or b.attribute in ("*", "*have"):
+        wild, other = (a, b) if a.attribute in ("*", "*have") else (b, a)
+        if wild.attribute == "*have" and not (other.attribute in HAVING
+                                              or other.attribute.startswith("tool:")):
+            return False
+        return _denies(wild, other)
+    if a.attribute != b.attribute:
+        pair = {a.attribute, b.attribute}
+        if pair == {"like", "habit"}:  # "I no longer drink tea" / "I prefer tea"
+            habit, like = (a, b) if a.attribute == "habit" else (b, a)
+            return habit.negated and not like.negated and same_value(habit.value, like.value)
+        if "children" in pair and pair & {"sons", "daughters"}:  # "no kids" / "a son now"
+            kids, other = (a, b) if a.attribute == "children" else (b, a)
+            return (kids.value == "0" and not kids.negated and not other.negated
+                    and other.value not in ("", "0"))
+        if not (_same_generic(a.attribute, b.attribute)):
+            return False
+    if "thing" in (a.kind, b.kind) and not (a.marked or b.marked) and (
+        is_instance(a.subject) or is_instance(b.subject)
+    ):
+        return False
+    if a.attribute in POLAR:
+        return a.negated != b.negated and same_value(a.value, b.value)
+    if a.attribute.startswith("tool:") and a.attribute[5:] not in EXCLUSIVE_TOOL_KINDS and not (
+        a.marked or b.marked
+    ):
+        return a.negated != b.negated and a.value == b.value
     if a.attribute == "num":
         return a.value == b.value and a.numbers != b.numbers
-    same = _same_value(a.value, b.value)
+    if a.attribute.startswith("rate:"):
+        if a.category and b.category and a.category != b.category:
+            return False
+        return not a.negated and not b.negated and a.value != b.value
+    same = a.value == b.value if _numeric(a.attribute) else same_value(a.value, b.value)
     if a.negated != b.negated:
         return same
     if a.negated or same:
@@ -45,6 +124,12 @@ def conflict(a: Claim, b: Claim) -> bool:
             return False
         return a.category in {"name", "date", "number", "role", "colour"}
     return True
+
+
+def conflicting(new_claims: Sequence[Claim], old_claims: Sequence[Claim]) -> list[tuple[Claim,
+                                                                                         Claim]]:
+    """Every (new, old) pair of claims that conflict."""
+    return [(a, b) for a in new_claims for b in old_claims if conflict(a, b)]
 
 
 def contradicts(new: str, candidates: Sequence[str]) -> list[int]:

@@ -1,0 +1,290 @@
+"""Who is speaking and what a sentence is about: the discourse layer of claim extraction.
+
+- **Segments.** A text is cut into segments that share a first person: a transcript line
+  "Caroline: I moved to Boston" speaks for Caroline, "User: …" (or a line without a label) for
+  the user; the assistant's lines are left out. An email's headers are read, not claimed: its
+  body speaks for the sender (`From:`), "you" is the user, and the `Subject:` line is the
+  topic a bare "the deadline" or "it" may refer to. A calendar event's title is its topic.
+- **Noun phrases** ("the quarterly budget draft", "a new laptop") are found without a tagger:
+  a determiner followed by up to four content words; the first one of a sentence that is not
+  a person or a time is the antecedent of a later "it" or "the deadline".
+- **Clauses.** A sentence is split where a new clause begins (";", ", but", ", and I", ", it
+  is", " and joined …"); a clause without a subject inherits the previous clause's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .lexicon import COMMON_CAPS, MONTHS, RELATIONS, STOPWORDS, WEEKDAYS
+from .text import split_sentences, split_speaker, stem
+
+_HEADERS = frozenset({"subject", "from", "to", "cc", "bcc", "date", "sent", "reply-to",
+                      "message-id", "in-reply-to"})
+_EVENT_HEADERS = frozenset({"event", "when", "where", "repeats", "organizer", "attendees",
+                            "location", "description"})
+_ASSISTANTS = frozenset({"assistant", "ai", "bot", "system", "agent", "model", "chatbot"})
+_USERS = frozenset({"user", "me", "human", "customer"})
+#: labels that introduce the speaker's own text ("Note: I moved")
+_LABELS = COMMON_CAPS | frozenset({
+    "note", "notes", "update", "updates", "fyi", "todo", "ps", "p.s", "summary", "question",
+    "answer", "status", "edit", "correction", "context", "important", "warning", "news",
+    "tldr", "tl;dr", "info", "idea", "plan", "goal", "task", "result", "results", "minutes",
+    "reminder", "heads up", "quick update", "big news", "good news", "bad news",
+})
+DETERMINERS = frozenset({"the", "a", "an", "my", "our", "your", "this", "that", "these",
+                         "those", "his", "her", "their", "another"})
+#: modifiers that do not tell two things apart ("the new laptop" is "the laptop")
+NP_MODIFIERS = frozenset({
+    "new", "old", "next", "last", "current", "latest", "final", "upcoming", "weekly",
+    "monthly", "daily", "annual", "yearly", "big", "small", "little", "quick", "short", "long",
+    "whole", "entire", "same", "other", "usual", "regular", "full", "updated", "revised",
+    "draft", "official", "kids'", "kids", "children's", "our", "my", "your",
+    "bi-weekly", "biweekly", "fortnightly", "overall", "total",
+})
+_VERBISH = frozenset({
+    "is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can",
+    "could", "should", "must", "may", "might", "does", "do", "did", "arrived", "came", "comes",
+    "costs", "cost", "got", "gets", "looks", "seems", "needs", "said", "says", "went", "goes",
+    "starts", "ends", "moved", "takes", "meets", "runs", "happens", "closes", "opens", "shows", "includes", "covers", "attached", "below", "above", "here", "there", "today",
+    "tomorrow", "yesterday", "tonight", "now", "again", "please", "and", "or", "but",
+})
+_PERSONAL = frozenset({"i", "me", "we", "us", "you", "he", "she", "him", "her", "they", "them",
+                       "it", "this", "that", "someone", "everyone", "anyone", "nobody"})
+_TOKEN_RE = re.compile(r"[\w'’&-]+|[^\w\s]")
+_NAME_RE = re.compile(r"^[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2}$")
+_EMAIL_PREFIX = re.compile(r"^\s*(?:(?:re|fw|fwd|aw|wg|sv|tr)\s*:\s*|\[[^\]]*\]\s*)+", re.I)
+_LEAD_LABEL = re.compile(r"^\s*(?P<label>[A-Za-z][\w '’-]{0,24}?)\s*:\s+(?=\S)")
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """Consecutive text with one first person.
+
+    `first`: who "I"/"we" are ("user", a speaker's name, an email's sender; None: unknown,
+    first-person claims are skipped). `you`: who "you" is (the user in an email; None in a
+    conversation, where "you" is the assistant). `topic`: an email's subject or an event's
+    title (None when there is none).
+    """
+
+    first: str | None
+    you: str | None
+    topic: str | None
+    text: str
+    kind: str = "text"  # text | email | calendar
+
+
+def name_key(raw: str) -> str:
+    """A person's or an organisation's comparable name: lower case, titles and "'s" removed."""
+    s = re.sub(r"['’]s$", "", raw.strip())
+    s = re.sub(r"^(?:dr|mr|mrs|ms|miss|prof|sir|dame)\.?\s+", "", s, flags=re.I)
+    return " ".join(s.lower().replace("’", "'").split())
+
+
+def _sender(value: str) -> str | None:
+    name = value.split("<", 1)[0].strip().strip('"').strip()
+    if name and "@" not in name:
+        return name_key(name)
+    m = re.search(r"([\w.+-]+)@", value)
+    if m is None:
+        return None
+    local = re.split(r"[._+-]", m.group(1))[0]
+    return local.lower() or None
+
+
+def topic_of(subject: str) -> str | None:
+    """The topic key of an email subject or event title ("Re: Q3 budget draft" → "q3 budget")."""
+    s = _EMAIL_PREFIX.sub("", subject).strip()
+    key = np_key(s)
+    return key or None
+
+
+def speaker_of(label: str) -> tuple[bool, str | None]:
+    """(is a speaker label, the speaker key or None for the assistant) of a line label."""
+    low = " ".join(label.lower().split())
+    if low in _USERS:
+        return True, "user"
+    if low in _ASSISTANTS:
+        return True, None
+    if low in _LABELS or low in _HEADERS or low in _EVENT_HEADERS:
+        return False, None
+    words = label.split()
+    if _NAME_RE.match(label) and all(w.lower() not in STOPWORDS for w in words):
+        return True, name_key(label)
+    return False, None
+
+
+def segments(text: str) -> list[Segment]:
+    """The segments of `text` (see the module docstring)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    first_line = next((ln for ln in lines if ln.strip()), "")
+    label0, _ = split_speaker(first_line)
+    label0 = (label0 or "").lower()
+    out: list[Segment] = []
+    if label0 in _HEADERS or label0 in _EVENT_HEADERS:
+        kind = "calendar" if label0 in _EVENT_HEADERS else "email"
+        sender: str | None = None
+        topic: str | None = None
+        i = 0
+        while i < len(lines) and lines[i].strip():
+            label, value = split_speaker(lines[i])
+            key = (label or "").lower()
+            if key == "from":
+                sender = _sender(value)
+            elif key in ("subject", "event"):
+                topic = topic_of(value)
+            elif key not in _HEADERS and key not in _EVENT_HEADERS:
+                break
+            i += 1
+        body = "\n".join(lines[i:]).strip()
+        first = sender if kind == "email" else None
+        if body:
+            out.append(Segment(first, "user", topic, body, kind))
+        return out
+    speaker: str | None = "user"
+    buf: list[str] = []
+
+    def flush() -> None:
+        if buf and speaker is not None:
+            out.append(Segment(speaker, None, None, "\n".join(buf)))
+        buf.clear()
+
+    for line in lines:
+        label, said = split_speaker(line)
+        if label is not None:
+            is_speaker, who = speaker_of(label)
+            if is_speaker:
+                flush()
+                speaker = who
+                buf.append(said)
+                continue
+        buf.append(line)
+    flush()
+    return out
+
+
+def tokens(text: str) -> list[str]:
+    """Word and punctuation tokens (case kept)."""
+    return _TOKEN_RE.findall(text)
+
+
+def np_words(phrase: str) -> list[str]:
+    """The content words of a noun phrase, lower case, stemmed, without determiners and
+    modifiers that do not tell things apart."""
+    out: list[str] = []
+    for w in re.findall(r"[\w'’&-]+", phrase.lower().replace("’", "'")):
+        w = re.sub(r"'s$", "", w)
+        if w in {"to", "from"} and out:  # "the flight to Tokyo" is not "the flight from Tokyo"
+            out.append(w)
+            continue
+        if not w or w in DETERMINERS or w in NP_MODIFIERS or w in STOPWORDS:
+            continue
+        out.append(stem(w) if not w[:1].isdigit() else w)
+    return out
+
+
+def np_key(phrase: str) -> str:
+    """`np_words` joined: the comparable key of a thing ("the new laptop" → "laptop")."""
+    return " ".join(np_words(phrase))
+
+
+def _is_time_word(w: str) -> bool:
+    low = w.lower()
+    return low in MONTHS or low in WEEKDAYS or low in {
+        "week", "month", "year", "day", "morning", "evening", "night", "afternoon", "weekend",
+        "moment", "time", "minute", "hour", "today", "tomorrow", "spring", "summer", "autumn",
+        "winter",
+    }
+
+
+def noun_phrases(sentence: str) -> list[str]:
+    """Determiner-led noun phrases of `sentence` ("the quarterly budget draft"), in order;
+    persons, times and pronouns are left out. A sentence that starts with a bare noun phrase
+    ("Spicy food doesn't agree with me", "Notes from the design review") gives that too."""
+    toks = tokens(sentence)
+    out: list[str] = []
+    i = 0
+    n = len(toks)
+    if toks and toks[0].lower() not in DETERMINERS and toks[0].lower() not in _PERSONAL \
+            and toks[0].lower() not in STOPWORDS and toks[0][:1].isalpha():
+        words: list[str] = []
+        j = 0
+        while j < n and len(words) < 4 and toks[j][:1].isalnum():
+            low = toks[j].lower()
+            if low in STOPWORDS or low in _VERBISH or (low.endswith("ed") and len(low) > 4):
+                break
+            words.append(toks[j])
+            j += 1
+        if words and not (len(words) == 1 and words[0][:1].isupper()
+                          and words[0].lower() not in RELATIONS):
+            out.append(" ".join(words))
+    while i < n:
+        low = toks[i].lower()
+        if low in DETERMINERS:
+            words = []
+            j = i + 1
+            while j < n and len(words) < 4 and toks[j][:1].isalnum():
+                w = toks[j].lower()
+                if w in STOPWORDS or w in _VERBISH or w in DETERMINERS or (
+                    w.endswith("ed") and len(w) > 4 and words
+                ):
+                    break
+                words.append(toks[j])
+                j += 1
+            if words and not all(_is_time_word(w) for w in words) and not (
+                words[-1].lower() in RELATIONS and len(words) == 1
+            ):
+                out.append(" ".join(words))
+            i = j
+            continue
+        i += 1
+    return out
+
+
+_CLAUSE_SPLIT = re.compile(
+    r"\s*(?:;|\s[-–—]\s|,\s*(?:but|although|though|whereas|while|so|because|since)\s+"
+    r"|\s+(?:but|although|though|whereas|because)\s+"
+    r"|,\s*(?=(?:it|that|this|he|she|they|i|we|my|our|his|her)\s+(?:is|are|was|am|have|has|"
+    r"do|does|did|will|not|just|also|still|now|really)\b)"
+    r"|,?\s+and\s+(?=(?:i|we|he|she|they|it|my|our|now|then|also|have|am|are|is|got|started|"
+    r"joined|moved|switched|bought|use|plays?|took|became|signed|quit|left)\b)"
+    r"|,\s+(?=(?:now|then|so|and)\s+(?:i|we)\b)|:\s+(?=(?:i|we|my|our)\b)"
+    r"|,\s*(?=(?:i|we)\s+(?!think|guess|mean|know|suppose|believe|feel)[a-z']+\b)"
+    r"|,\s*(?=(?:still|now|currently|also)\s+[a-z]+ing\b))\s*",
+    re.I,
+)
+
+
+def clauses(sentence: str) -> list[str]:
+    """`sentence` cut into clauses (see the module docstring); empty pieces dropped. A piece
+    of one or two words ("Anna" in "Anna and I broke up") stays with the next one."""
+    pieces = [c.strip(" ,") for c in _CLAUSE_SPLIT.split(sentence) if c and c.strip(" ,")]
+    out: list[str] = []
+    carry = ""
+    for p in pieces:
+        if carry:
+            p = f"{carry} and {p}"
+            carry = ""
+        if len(p.split()) <= 2 and p is not pieces[-1]:
+            carry = p
+            continue
+        out.append(p)
+    if carry:
+        out.append(carry)
+    return out
+
+
+def strip_label(sentence: str) -> str:
+    """A sentence without a leading "Big news:" / "Update:" label."""
+    m = _LEAD_LABEL.match(sentence)
+    if m and len(m.group("label").split()) <= 3:
+        label = m.group("label").lower()
+        if not re.search(r"\d", label):
+            return sentence[m.end():]
+    return sentence
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a segment's text."""
+    return split_sentences(text)
