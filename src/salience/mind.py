@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from .layers.awareness import AwarenessLayer
     from .layers.context import PromptContext
     from .layers.identity import IdentityLayer
+    from .layers.profile import ProfileLayer
     from .layers.sessions import SessionLayer
     from .maintenance import CognitiveReport, MaintenanceReport, TickReport
     from .search.config import SearchConfig
@@ -417,6 +418,14 @@ class Mind:
         )
 
     @property
+    def profile(self) -> ProfileLayer:
+        """What consolidation learned about the user (`salience.layers.profile`): one memory,
+        revised by supersession; the persona (`identity`) is never written by consolidation."""
+        from .layers.profile import ProfileLayer
+
+        return self._layer("_profile_layer", lambda: ProfileLayer(self))
+
+    @property
     def awareness(self) -> AwarenessLayer:
         """Working memory: at most 10 active items (`salience.layers.awareness`)."""
         from .layers.awareness import AwarenessLayer
@@ -448,8 +457,9 @@ class Mind:
         limit: int = 8,
         flt: MemoryFilter | None = None,
     ) -> PromptContext:
-        """System-prompt sections for this turn — identity, self-awareness, recalled memories —
-        each within its share of `budget_tokens` (see `salience.layers.context`)."""
+        """System-prompt sections for this turn — identity, the user profile, self-awareness,
+        recalled memories — each within its share of `budget_tokens` (see
+        `salience.layers.context`)."""
         from .layers.context import ContextBuilder
 
         builder = self._layer("_context_builder", lambda: ContextBuilder(self))

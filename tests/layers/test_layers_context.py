@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from salience import InvalidInput
-from salience.layers.context import split_budget
+from salience.layers.context import profile_budget, split_budget
+from salience.layers.profile import ProfileLayer
 from salience.layers.tokens import approx_tokens, fit_lines, truncate
+from salience.llm.brain import IdentityProfile
 
 
 def test_token_helpers_are_documented_approximations():
@@ -23,6 +25,8 @@ def test_token_helpers_are_documented_approximations():
 def test_split_budget():
     assert split_budget(2000) == (500, 500)
     assert split_budget(1000) == (300, 250)
+    assert profile_budget(2000) == 300 and profile_budget(1000) == 150
+    assert profile_budget(10_000) == 400
 
 
 def test_sections_in_order_each_within_budget(mind, clock):
@@ -41,7 +45,7 @@ def test_sections_in_order_each_within_budget(mind, clock):
     assert ctx.tokens <= 400
     assert ctx.text.startswith("# Identity\nYou are Ada.")
     aware = ctx.section("self_awareness").text
-    assert aware.startswith("# Self-Awareness\nMemory: 31 memories, 1 entities")
+    assert aware.startswith("# Self-Awareness\nMemory: 31 memories, ")  # entities: graph extraction
     assert "## Active Tasks\n- prepare the launch plan [in_progress]" in aware
     assert ctx.section("memories").text.startswith("# Context From Your Memory\n- [2026-04-01]")
     assert ctx.hits and str(ctx) == ctx.text
@@ -66,8 +70,12 @@ def test_context_is_deterministic_and_identity_cached(mind, clock):
 
 
 @pytest.mark.parametrize("budget", [60, 120, 800, 5000])
-def test_any_budget_is_respected(mind, budget):
+def test_any_budget_is_respected(mind, clock, budget):
     mind.identity.create("Ada", personality="x " * 3000)
+    ProfileLayer(mind).write(
+        IdentityProfile(profile="Likes: " + "w " * 3000, attributes={"likes": "w"}),
+        source_ids=[], now=clock.now(),
+    )
     for i in range(10):
         mind.awareness.add(f"task {i} " + "y" * 200)
     for i in range(20):

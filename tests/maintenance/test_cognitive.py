@@ -1,6 +1,6 @@
 """The cognitive engine and the heartbeat on a simulated clock: episodes, reflections and the
-identity appear when their triggers fire and not before; ticks never overlap; a failing step
-does not stop the tick."""
+user profile appear when their triggers fire and not before; ticks never overlap; a failing
+step does not stop the tick."""
 
 from __future__ import annotations
 
@@ -23,13 +23,13 @@ def add_topics(mind, clock, n: int, topic: str = "hiking", salience: float = 6.0
     return out
 
 
-def test_buffer_and_lull_trigger_then_episode_and_identity(mind, clock):
+def test_buffer_and_lull_trigger_then_episode_and_profile(mind, clock):
     hikes = add_topics(mind, clock, 12, "hiking")
     pianos = add_topics(mind, clock, 9, "piano")  # 21 unreflected > 20
     tick = mind.heartbeat()  # the user is active (last memory 0 min ago): no run yet
     cog = {s.name: s for s in tick.steps}["cognitive"]
     assert cog.status == "skipped" and "active" in cog.detail
-    assert of_type(mind, MemoryType.EPISODE) == [] and mind.identity.get() is None
+    assert of_type(mind, MemoryType.EPISODE) == [] and mind.profile.get() is None
     clock.advance(minutes=19)
     assert {s.name: s for s in mind.heartbeat().steps}["cognitive"].status == "skipped"
     clock.advance(minutes=1)  # 20 min idle
@@ -42,9 +42,9 @@ def test_buffer_and_lull_trigger_then_episode_and_identity(mind, clock):
     for e in episodes:
         assert e.salience == 8.0 and e.content.strip() and "Sintra" in e.content
         assert e.entities  # enriched
-    ident = mind.identity.get()
-    assert ident is not None and ident.personality  # created at startup threshold (>= 5)
-    assert cog.detail["identity"] == "created"
+    # the hikes say nothing about the user: no profile, and never a persona
+    assert cog.detail["profile"] == "skipped" and mind.profile.get() is None
+    assert mind.identity.get() is None
     # nothing new: the next tick does not run again
     clock.advance(hours=1)
     assert {s.name: s for s in mind.heartbeat().steps}["cognitive"].status == "skipped"
@@ -80,16 +80,19 @@ def test_reflection_after_50_new_memories_grouped_by_source_type(mind, clock):
     assert mind.cognitive_run().reflection is None  # counting starts again
 
 
-def test_consolidation_updates_the_identity_row_and_mirror(mind, clock):
+def test_consolidation_updates_the_user_profile_not_the_identity(mind, clock):
     mind.add("My name is Ada. I work as a nurse.", salience=9.0)
     mind.cognitive_run()
-    assert mind.identity.get().name == "Ada"
+    assert mind.identity.get() is None  # the user's name is not the agent's
+    assert mind.profile.get().attributes["name"] == "Ada"
+    clock.advance(minutes=1)
     mind.add("I live in Lisbon.", salience=9.0)
     assert CognitiveEngine(mind).consolidate() == "updated"
-    assert "Lisbon" in mind.identity.get().personality
+    assert "Lives in: Lisbon." in mind.profile.get().text
     assert CognitiveEngine(mind).consolidate() == "unchanged"
-    mirror = of_type(mind, MemoryType.IDENTITY)
-    assert len(mirror) == 1 and "Lisbon" in mirror[0].content
+    (live,) = of_type(mind, MemoryType.IDENTITY)  # one live profile memory, no persona mirror
+    assert "Lisbon" in live.content and "user-profile" in live.tags
+    assert len(of_type(mind, MemoryType.IDENTITY, superseded=True)) == 2  # revision 1 kept
 
 
 def test_failing_step_does_not_stop_the_tick(mind, clock, monkeypatch):

@@ -1,17 +1,22 @@
 """Prompt context assembly (design B §9.1): the system-prompt sections of one agent turn.
 
 `build_context` returns, in this fixed order, each within its own token budget:
-1. **identity** — `# Identity`, from the identity row; cached by `ContextBuilder` until the
-   row's `updated_at` changes (design B caches it because it rarely changes);
-2. **self-awareness** — `# Self-Awareness`: one line of memory stats (memories, entities,
+1. **identity** — `# Identity`, the agent's persona from the identity row (written only by
+   the developer); cached by `ContextBuilder` until the row's `updated_at` changes (design B
+   caches it because it rarely changes);
+2. **profile** — `# About the User`, the user profile consolidation keeps
+   (`layers.profile`; not in design B, whose identity section was the only profile); cached
+   until a new revision is written;
+3. **self-awareness** — `# Self-Awareness`: one line of memory stats (memories, entities,
    relations, sessions), then the active awareness items grouped by category;
-3. **memories** — `# Context From Your Memory`: the top `mind.search(query)` hits in rank
-   order, one dated line each (omitted without a query; the identity-mirror memory is left
-   out, the identity section already says it).
+4. **memories** — `# Context From Your Memory`: the top `mind.search(query)` hits in rank
+   order, one dated line each (omitted without a query; identity-typed memories — the
+   persona mirror and the user profile — are left out, their sections already say them).
 
-Budgets: identity ≤ min(500, 30 % of the total); self-awareness ≤ 25 %; memories get the
-rest (at least what the first two left unused). Tokens are counted with `layers.tokens`
-(≈ chars / 4). Empty sections are left out. Output is deterministic for a given state.
+Budgets: identity ≤ min(500, 30 % of the total); profile ≤ min(400, 15 %); self-awareness
+≤ 25 %; memories get the rest (at least what the others left unused). Tokens are counted with
+`layers.tokens` (≈ chars / 4). Empty sections are left out. Output is deterministic for a
+given state.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from ..errors import InvalidInput
 from ..models import MemoryFilter, MemoryType, SearchHit
 from .awareness import render_awareness
 from .identity import IDENTITY_BUDGET_TOKENS, render_identity
+from .profile import PROFILE_BUDGET_TOKENS, ProfileLayer, UserProfile, render_profile
 from .tokens import approx_tokens, fit_lines
 
 if TYPE_CHECKING:
@@ -32,13 +38,14 @@ if TYPE_CHECKING:
 DEFAULT_BUDGET_TOKENS = 2000
 MIN_BUDGET_TOKENS = 50
 IDENTITY_SHARE = 0.30
+PROFILE_SHARE = 0.15
 AWARENESS_SHARE = 0.25
 SECTION_SEP = "\n\n"
 
 
 @dataclass(frozen=True, slots=True)
 class Section:
-    name: str  # "identity", "self_awareness", "memories"
+    name: str  # "identity", "profile", "self_awareness", "memories"
     text: str
     budget_tokens: int
 
@@ -76,6 +83,11 @@ def split_budget(total: int) -> tuple[int, int]:
     return ident, int(total * AWARENESS_SHARE)
 
 
+def profile_budget(total: int) -> int:
+    """The `# About the User` budget for a total budget."""
+    return min(PROFILE_BUDGET_TOKENS, int(total * PROFILE_SHARE))
+
+
 def render_stats(stats: dict[str, int]) -> str:
     parts = [
         f"{stats[k]} {k.replace('_', ' ')}"
@@ -101,6 +113,7 @@ class ContextBuilder:
     def __init__(self, mind: Mind) -> None:
         self._mind = mind
         self._identity_cache: tuple[datetime | None, int, str] | None = None
+        self._profile_cache: tuple[str, int, str] | None = None
 
     def identity_section(self, budget_tokens: int) -> str:
         ident = self._mind.store.get_identity()
@@ -113,6 +126,16 @@ class ContextBuilder:
         text = render_identity(ident, budget_tokens)
         self._identity_cache = (ident.updated_at, budget_tokens, text)
         return text
+
+    def profile_section(self, budget_tokens: int) -> str:
+        """`# About the User`; a revision never changes, so its id keys the cache."""
+        m = ProfileLayer(self._mind).memory()
+        cached = self._profile_cache
+        if m is None or cached is None or cached[:2] != (m.id, budget_tokens):
+            p = UserProfile.from_memory(m) if m is not None else None
+            text = render_profile(p.text, budget_tokens) if p is not None else ""
+            self._profile_cache = cached = (m.id, budget_tokens, text) if m is not None else None
+        return cached[2] if cached is not None else ""
 
     def build(
         self,
@@ -132,6 +155,10 @@ class ContextBuilder:
         ident = self.identity_section(ident_budget)
         if ident:
             sections.append(Section("identity", ident, ident_budget))
+        prof_budget = profile_budget(budget_tokens)
+        prof = self.profile_section(prof_budget)
+        if prof:
+            sections.append(Section("profile", prof, prof_budget))
         stats = {"memories": mind.store.count(MemoryFilter()), **mind.store.graph_counts()}
         head = ["# Self-Awareness", render_stats(stats)]
         room = aware_budget - approx_tokens("\n".join(head)) - 1
@@ -141,7 +168,7 @@ class ContextBuilder:
         used = sum(approx_tokens(s.text) for s in sections) + 2 * len(sections)
         hits: list[SearchHit] = []
         if query is not None and query.strip():
-            # the identity mirror memory repeats the identity section: leave it out
+            # the persona mirror and the user profile repeat their sections: leave them out
             hits = [
                 h
                 for h in mind.search(query, limit=limit + 1, flt=flt)

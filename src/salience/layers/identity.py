@@ -1,14 +1,18 @@
 """Layer 0 — identity: who this mind is (design B §4), one row per mind.
 
-**One source of truth.** Design A's consolidated identity profile (a memory with
-`memory_type = identity`, salience 10) and design B's identity row are the same thing. The row
-is authoritative: consolidation writes the profile through `IdentityLayer.create/update`, and
-after every change the layer calls its `on_change` hook, which the `Mind` wires to
-`mirror_identity` — it keeps exactly one identity-typed memory (salience 10, importance
-critical, source system, pinned) whose content is `render_identity(...)`, so recall can find
-the profile. Its id is kept in the meta key `identity_memory_id`; the mirror is rewritten on
-every change and recreated if deleted, and edits made directly to it are overwritten. Read the
-identity from the row, never from the mirror.
+**The agent's persona, written only by the developer** (SDK `mind.identity.create/update`,
+the CLI, the HTTP API). Nothing Salience does on its own changes it: consolidation learns
+about the *user* and writes the user profile (`layers.profile`), never this row — when it
+wrote here, a persona created as "personal assistant, friendly, concise" became the user's
+occupation and address (docs/architecture.md, "Identity: one source of truth").
+
+**One source of truth.** The row is authoritative. After every change the layer calls its
+`on_change` hook, which the `Mind` wires to `mirror_identity` — it keeps exactly one
+identity-typed memory (salience 10, importance critical, source system, pinned, tag
+`identity`) whose content is `render_identity(...)`, so recall can find the persona. Its id is
+kept in the meta key `identity_memory_id`; the mirror is rewritten on every change and
+recreated if deleted, and edits made directly to it are overwritten. Read the identity from
+the row, never from the mirror.
 """
 
 from __future__ import annotations

@@ -218,15 +218,34 @@ class LLMBrain:
         )
 
     def consolidate(
-        self, memories: Sequence[Memory], *, previous: IdentityProfile | None = None
+        self,
+        memories: Sequence[Memory],
+        *,
+        previous: IdentityProfile | None = None,
+        paradigm_shift: bool = False,
     ) -> IdentityProfile:
-        """Model identity profile; attributes of `previous` survive unless overridden."""
-        mems = list(memories)
-        prompt = P.consolidation_prompt(mems, previous.profile if previous else None)
-        a = self._ask(CallSite.CONSOLIDATION, prompt, P.ConsolidationAnswer)
+        """Model user profile; attributes of `previous` survive unless overridden. Cited
+        memory ids become the attributes' `sources`. A paradigm shift runs at its own call
+        site (design A: thinking on)."""
+        mems = list(memories)[: P.MAX_LIST_ITEMS]
+        prompt = P.consolidation_prompt(
+            mems, previous.profile if previous else None, paradigm_shift=paradigm_shift
+        )
+        site = CallSite.PARADIGM_SHIFT if paradigm_shift else CallSite.CONSOLIDATION
+        a = self._ask(site, prompt, P.ConsolidationAnswer)
         attributes = dict(previous.attributes) if previous else {}
+        sources = {k: list(v) for k, v in previous.sources.items()} if previous else {}
         for attr in a.attributes:
-            attributes[" ".join(attr.name.lower().split())] = attr.value
+            key = " ".join(attr.name.lower().split())
+            attributes[key] = attr.value
+            cited = [mems[i - 1].id for i in dict.fromkeys(attr.memories) if 1 <= i <= len(mems)]
+            if cited:
+                sources[key] = cited
+            else:
+                sources.pop(key, None)
         return IdentityProfile(
-            profile=a.profile, attributes=attributes, traits=_unique(a.traits, limit=8)
+            profile=a.profile,
+            attributes=attributes,
+            traits=_unique(a.traits, limit=8),
+            sources={k: v for k, v in sources.items() if k in attributes},
         )

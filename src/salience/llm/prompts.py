@@ -352,6 +352,7 @@ sentences grounded in the memories, citing names and dates:
 class ProfileAttribute(Answer):
     name: str = Field(min_length=1)
     value: str = Field(min_length=1)
+    memories: list[int] = Field(default_factory=list)  # ids of the memories that say it
 
 
 class ConsolidationAnswer(Answer):
@@ -360,15 +361,26 @@ class ConsolidationAnswer(Answer):
     traits: list[str] = Field(default_factory=list)
 
 
-def consolidation_prompt(memories: Sequence[Memory], previous_profile: str | None) -> Prompt:
-    """Design A's consolidation: update the identity profile and personality traits."""
+def consolidation_prompt(
+    memories: Sequence[Memory], previous_profile: str | None, *, paradigm_shift: bool = False
+) -> Prompt:
+    """Design A's consolidation: the user profile and personality traits (about the user —
+    the assistant's own persona is not written here). With `paradigm_shift`, a core fact
+    changed and the profile is rebuilt from the memories alone."""
     prior = clip(previous_profile, MAX_TEXT_CHARS) if previous_profile else "(no profile yet)"
-    user = f"""Update the user's identity profile from their most important memories. Newer memories
-override older ones and the previous profile. Write:
+    shift = (
+        "\nA core fact about the user has just changed: rebuild the profile from these memories"
+        " alone and keep nothing they do not support.\n" if paradigm_shift else ""
+    )
+    user = f"""Update the profile of the user from what they said about themselves in their most
+important memories. Newer memories override older ones and the previous profile. Use only the
+user's own statements, never the assistant's replies.{shift}
+Write:
 - "profile": a concise third-person profile (who they are, where they live, work, family,
-  health, preferences);
-- "attributes": key facts as {{"name": ..., "value": ...}} pairs (name, age, residence, employer,
-  occupation, relationship status, diet, languages, likes, dislikes, relatives' names);
+  pets, health, preferences);
+- "attributes": key facts as {{"name": ..., "value": ..., "memories": [ids]}} (name, age,
+  residence, employer, occupation, relationship status, diet, languages, likes, dislikes,
+  relatives' and pets' names), each with the ids of the memories that state it;
 - "traits": up to 8 short personality traits supported by the memories.
 
 Previous profile:

@@ -1,27 +1,41 @@
 """The cognitive engine (design A, "Higher-Order Synthesis Layers"): consolidation into the
-identity row, episodic synthesis and reflection, fired by `cognitive_trigger`.
+user profile, episodic synthesis and reflection, fired by `cognitive_trigger`.
 
-State lives in meta: `cognitive_last_run_at`, `reflection_last_at`, `last_user_activity_at`.
-Synthesised memories are written as single records (never chunked) with their own embedding;
-the identity profile goes through the identity layer (`mind.identity`), which mirrors it into
-the one identity-typed memory.
+State lives in meta: `cognitive_last_run_at`, `reflection_last_at`, `last_user_activity_at`,
+the profile's `user_profile_memory_id` / `user_profile_consolidated_at`, and the ingest
+pipeline's paradigm-shift flag `identity_reconsolidation_pending`. Synthesised memories are
+written as single records (never chunked) with their own embedding.
+
+**Consolidation never touches the identity row** (the agent's persona, written only by the
+developer). What it learns about the user goes into the one user-profile memory
+(`layers.profile`). Each run rebuilds the profile from *live* memories only: the still-live
+sources of the current revision, the top memories (salience >= 8; >= 5 at startup, design A)
+and the memories created since the last consolidation (>= 5). A source that was superseded or
+deleted is simply not read again, so its value leaves the profile. When the pipeline flagged a
+paradigm shift (a high-salience identity/preference memory superseded), the next run rebuilds
+the profile from scratch (design A's "paradigm shift transition"), writes a
+`profile_reconsolidated` event and clears the flag in the same transaction.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ..clock import format_ts, parse_ts
 from ..embed.calibration import mind_threshold, text_forms
+from ..ingest.items import RECONSOLIDATE_KEY
+from ..layers.profile import PROFILE_TAG, ProfileLayer, UserProfile, user_statements
 from ..models import Memory, MemoryFilter, MemoryType, Source, validate_memory
 from ..store.maintenance import MaintenanceLogEntry
 from .triggers import Trigger, cluster_vectors, cognitive_trigger, reflection_groups
 
 if TYPE_CHECKING:
-    from ..llm.brain import Brain, IdentityProfile
+    from ..llm.brain import Brain
     from ..mind import Mind
 
 log = logging.getLogger(__name__)
@@ -36,6 +50,7 @@ BASE_TYPES = [
 _MAX_ENTITIES = 20
 _MAX_RELATED = 500
 _WINDOW_LIMIT = 5000
+_MAX_POOL = 200  # memories one consolidation reads
 
 
 @dataclass(slots=True)
@@ -44,7 +59,8 @@ class CognitiveReport:
 
     at: datetime
     reason: str
-    identity: str = "unchanged"  # "created", "updated", "unchanged", "skipped"
+    profile: str = "unchanged"  # the user profile: "created", "updated", "unchanged", "skipped"
+    paradigm_shift: bool = False  # the profile was re-consolidated from scratch
     episodes: list[str] = field(default_factory=list)
     superseded_episodes: list[str] = field(default_factory=list)
     reflection: str | None = None
@@ -115,14 +131,22 @@ class CognitiveEngine:
             )
             last = oldest[0].created_at if oldest else None
         activity = self.last_activity()
-        return cognitive_trigger(
+        idle_s = (now - activity).total_seconds() if activity else None
+        trig = cognitive_trigger(
             unreflected=self.unreflected(),
-            idle_s=(now - activity).total_seconds() if activity else None,
+            idle_s=idle_s,
             since_last_run_s=(now - last).total_seconds() if last else None,
             buffer_threshold=self.cfg.cognitive_buffer_threshold,
             lull_s=self.cfg.cognitive_lull_s,
             ceiling_s=self.cfg.cognitive_ceiling_s,
         )
+        return paradigm_shift_trigger(
+            trig, self.pending_shift(), idle_s=idle_s, lull_s=self.cfg.cognitive_lull_s
+        )
+
+    def pending_shift(self) -> dict[str, Any] | None:
+        """The paradigm-shift flag the ingest pipeline set ({"since", "memory_ids"}), or None."""
+        return parse_shift(self.store.get_meta(RECONSOLIDATE_KEY))
 
     # -- the run ---------------------------------------------------------------------------
     def run(self, now: datetime, *, reason: str = "explicit") -> CognitiveReport:
@@ -146,53 +170,130 @@ class CognitiveEngine:
                 count=len(report.episodes) + (report.reflection is not None),
                 ids=[*report.episodes, *([report.reflection] if report.reflection else [])],
                 created_at=now,
-                details={"reason": reason, "identity": report.identity, "errors": report.errors},
+                details={
+                    "reason": reason, "profile": report.profile,
+                    "paradigm_shift": report.paradigm_shift, "errors": report.errors,
+                },
             )
         )
         return report
 
     # -- consolidation ---------------------------------------------------------------------
     def _consolidate_step(self, now: datetime, report: CognitiveReport) -> None:
-        report.identity = self.consolidate(startup=self.mind.identity.get() is None)
+        report.profile, report.paradigm_shift = self._consolidate(now)
 
-    def consolidate(self, *, startup: bool = False) -> str:
-        """Update the identity row from the top memories (salience >= 8, or >= 5 at startup);
-        returns "created", "updated", "unchanged" or "skipped" (no qualifying memories)."""
-        threshold = (
-            self.cfg.consolidation_startup_min_salience
-            if startup
-            else self.cfg.consolidation_min_salience
+    def consolidate(self, *, now: datetime | None = None) -> str:
+        """Rebuild the user profile from live memories (see the module docstring); returns
+        "created", "updated", "unchanged" or "skipped" (nothing the user said to build one
+        from). Never changes the identity row."""
+        return self._consolidate(now or self.mind.clock.now())[0]
+
+    def _consolidate(self, now: datetime) -> tuple[str, bool]:
+        layer = ProfileLayer(self.mind)
+        cur = layer.get()
+        flag_raw = self.store.get_meta(RECONSOLIDATE_KEY)
+        shift = parse_shift(flag_raw)
+        kept, complete = self._live_sources(cur) if shift is None else ([], False)
+        successors = self._successors(shift) if shift is not None else []
+        pool = self._pool(cur, layer.consolidated_at(), shift is not None, [*kept, *successors])
+        if not pool and cur is None:
+            if shift is not None:  # nothing to rebuild: the flag has been dealt with
+                self._clear_shift(flag_raw)
+            return "skipped", False
+        watermark = layer.consolidated_at()
+        if (
+            shift is None
+            and cur is not None
+            and complete
+            and watermark is not None
+            and all(m.created_at is not None and m.created_at <= watermark for m in pool)
+        ):
+            return "unchanged", False  # nothing new, every source still live: no model call
+        statements = user_statements(pool)
+        previous = cur.as_brain_profile() if cur is not None and complete and shift is None else None
+        if statements:
+            profile = _brain(self.mind).consolidate(
+                statements, previous=previous, paradigm_shift=shift is not None
+            )
+        else:
+            from ..llm.brain import IdentityProfile
+
+            profile = IdentityProfile(profile="")
+        if cur is None and not profile.attributes and not profile.traits:
+            if shift is not None:
+                self._clear_shift(flag_raw)
+            return "skipped", False  # nothing about the user yet: no empty profile memory
+        cited = [i for ids in profile.sources.values() for i in ids]
+        source_ids = cited or [m.id for m in statements]
+        event = meta = None
+        if shift is not None:
+            event = {
+                "reason": "paradigm_shift", "since": shift.get("since"),
+                "superseded": list(shift.get("memory_ids") or []),
+                "successors": [m.id for m in successors],
+                "previous_profile": cur.memory_id if cur is not None else None,
+                "changed": _changed(cur, profile.attributes),
+            }
+            # clear the flag unless the pipeline flagged another shift meanwhile
+            if self.store.get_meta(RECONSOLIDATE_KEY) == flag_raw:
+                meta = {RECONSOLIDATE_KEY: ""}
+        status = layer.write(
+            profile, source_ids=source_ids, now=now,
+            reason="paradigm_shift" if shift is not None else "consolidation",
+            event=event, meta=meta,
         )
-        top = self.store.list(
+        return status, shift is not None
+
+    def _live_sources(self, cur: UserProfile | None) -> tuple[list[Memory], bool]:
+        """The current revision's sources that are still live, and whether all of them are."""
+        if cur is None or not cur.source_ids:
+            return [], cur is not None
+        found = self.store.get_many(cur.source_ids)
+        live = [m for m in found if m.superseded_by is None]
+        return live, len(live) == len(set(cur.source_ids))
+
+    def _successors(self, shift: dict[str, Any]) -> list[Memory]:
+        """The live memories that superseded the flagged ones (the new facts)."""
+        ids = [str(i) for i in shift.get("memory_ids") or []]
+        nxt = [m.superseded_by for m in self.store.get_many(ids) if m.superseded_by]
+        found = self.store.get_many(list(dict.fromkeys(nxt)))
+        return [m for m in found if m.superseded_by is None and PROFILE_TAG not in m.tags]
+
+    def _pool(
+        self, cur: UserProfile | None, watermark: datetime | None, scratch: bool,
+        extra: Sequence[Memory],
+    ) -> list[Memory]:
+        """The live memories one consolidation reads: `extra` (kept sources, new facts of a
+        paradigm shift), the top memories (salience >= 8; >= 5 at startup or from scratch)
+        and those created since the last consolidation (>= 5); most salient first."""
+        startup = cur is None or scratch
+        low = self.cfg.consolidation_startup_min_salience
+        threshold = low if startup else self.cfg.consolidation_min_salience
+        limit = self.cfg.consolidation_limit
+        found = list(extra) + self.store.list(
             MemoryFilter(memory_types=BASE_TYPES, min_salience=threshold),
-            limit=self.cfg.consolidation_limit,
+            limit=limit,
             order="salience_desc",
         )
-        if not top:
-            return "skipped"
-        from ..llm.brain import IdentityProfile
-
-        layer = self.mind.identity
-        ident = layer.get()
-        previous = None
-        if ident is not None:
-            traits = ident.traits or {}
-            previous = IdentityProfile(
-                profile=ident.personality,
-                attributes=dict(traits.get("attributes") or {}),
-                traits=list(traits.get("traits") or []),
+        if not startup and watermark is not None:
+            found += self.store.list(
+                MemoryFilter(memory_types=BASE_TYPES, min_salience=low, since=watermark),
+                limit=limit,
+                order="salience_desc",
             )
-        profile = _brain(self.mind).consolidate(top, previous=previous)
-        fields = _identity_fields(profile, ident.traits if ident else {})
-        if ident is None:
-            name = profile.attributes.get("name") or self.store.mind
-            layer.create(name, **fields)
-            return "created"
-        changes = {k: v for k, v in fields.items() if getattr(ident, k) != v}
-        if not changes:
-            return "unchanged"
-        layer.update(**changes)
-        return "updated"
+        pool: dict[str, Memory] = {}
+        for m in found:
+            if m.superseded_by is None and PROFILE_TAG not in m.tags:
+                pool.setdefault(m.id, m)
+        ranked = sorted(
+            pool.values(),
+            key=lambda m: (-m.salience, -(m.created_at.timestamp() if m.created_at else 0.0)),
+        )
+        return ranked[:_MAX_POOL]
+
+    def _clear_shift(self, flag_raw: str | None) -> None:
+        if self.store.get_meta(RECONSOLIDATE_KEY) == flag_raw:
+            self.store.set_meta(RECONSOLIDATE_KEY, "")
 
     # -- episodes --------------------------------------------------------------------------
     def _episodes_step(self, now: datetime, report: CognitiveReport) -> None:
@@ -333,15 +434,32 @@ class CognitiveEngine:
         )
 
 
-def _identity_fields(profile: IdentityProfile, old_traits: dict[str, Any]) -> dict[str, Any]:
-    """Identity-row fields from a consolidated profile: the readable profile is the
-    personality, the occupation the role, traits and attributes go into `traits`."""
-    fields: dict[str, Any] = {
-        "personality": profile.profile,
-        "traits": {**old_traits, "traits": list(profile.traits),
-                   "attributes": dict(profile.attributes)},
-    }
-    role = profile.attributes.get("occupation")
-    if role:
-        fields["role"] = role
-    return fields
+def parse_shift(value: str | None) -> dict[str, Any] | None:
+    """The paradigm-shift flag's payload, or None when no shift is pending ("" = cleared)."""
+    if not value:
+        return None
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return {"since": None, "memory_ids": []}  # unreadable, but set: re-consolidate anyway
+    return data if isinstance(data, dict) else {"since": None, "memory_ids": []}
+
+
+def paradigm_shift_trigger(
+    trigger: Trigger, shift: dict[str, Any] | None, *, idle_s: float | None, lull_s: float
+) -> Trigger:
+    """A pending paradigm shift fires a run once the user is idle (design A's lull), even
+    when the buffer and the ceiling would not: the profile should not keep a flipped core
+    fact for hours."""
+    if trigger.fire or shift is None:
+        return trigger
+    if idle_s is None or idle_s >= lull_s:
+        n = len(shift.get("memory_ids") or [])
+        return Trigger(True, f"paradigm shift: {n} core memories superseded, idle")
+    return trigger
+
+
+def _changed(cur: UserProfile | None, attributes: dict[str, str]) -> list[str]:
+    """Attribute names whose value differs between a revision and new attributes."""
+    before = cur.attributes if cur is not None else {}
+    return sorted(k for k in set(before) | set(attributes) if before.get(k) != attributes.get(k))
