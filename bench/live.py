@@ -31,6 +31,7 @@ memories superseded. The data (CC BY-NC 4.0) is read from its path and never cop
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import math
 import subprocess
@@ -513,7 +514,16 @@ def run_static(
         locomo.CachedEmbedder, locomo.make_embedder_for = saved
 
 
+_AGENT_PATH = (
+    "salience.ingest.service", "salience.search.pipeline", "salience.maintenance.heartbeat",
+    "salience.maintenance.cognitive", "salience.maintenance.job", "salience.llm",
+    "salience.layers.identity", "salience.layers.awareness",
+)
+
+
 def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
+    for module in _AGENT_PATH:  # the mind imports these lazily; a long run loads them up front
+        importlib.import_module(module)
     convs = locomo.load(locomo.resolve_data(args.data))
     picked = locomo.parse_selection(
         "0-1" if args.quick and not args.conversations else args.conversations, len(convs)
