@@ -12,7 +12,9 @@ from salience.layers.profile import (
     PROFILE_EVENT,
     PROFILE_MEMORY_KEY,
     ProfileLayer,
+    UserProfile,
     render_profile,
+    stale_attributes,
     user_statements,
 )
 from salience.layers.tokens import approx_tokens
@@ -145,6 +147,35 @@ def test_paradigm_shift_flag_through_the_store(mind, clock):
     log = mind.store.maintenance_log(kind="cognitive")[0]
     assert log.details["paradigm_shift"] is True and log.details["profile"] == "updated"
     assert mind.cognitive_run().paradigm_shift is False  # cleared: an ordinary run
+
+
+def test_stale_attributes_are_hidden_until_the_next_run(mind, clock):
+    a = mind.add("I live in Leeds.")
+    b = mind.add("I'm vegan.")
+    p = IdentityProfile(
+        profile="Lives in: Leeds.\nDiet: vegan.",
+        attributes={"residence": "Leeds", "diet": "vegan"},
+        sources={"residence": [a], "diet": [b]},
+    )
+    ProfileLayer(mind).write(p, source_ids=[a, b], now=clock.now())
+    assert mind.profile.stale() == set()
+    assert mind.profile.to_context() == "# About the User\nLives in: Leeds.\nDiet: vegan."
+    mind.update(b, superseded_by=mind.add("I eat fish now."))
+    assert mind.profile.stale() == {"diet"}
+    assert mind.profile.to_context() == "# About the User\nLives in: Leeds."
+    assert "vegan" not in mind.context().text
+    mind.delete(a)
+    assert mind.profile.to_context() == "" and mind.profile.get() is not None
+
+
+def test_stale_attributes_rule():
+    p = UserProfile(
+        memory_id="x", revision=1, text="", attributes={"a": "1", "b": "2", "c": "3"},
+        sources={"a": ["m1"], "b": ["m1", "m2"]}, source_ids=["m1", "m2", "m3"],
+    )
+    assert stale_attributes(p, {"m1", "m2", "m3"}) == set()
+    assert stale_attributes(p, {"m2", "m3"}) == {"a", "c"}  # c: provenance unknown
+    assert stale_attributes(p, set()) == {"a", "b", "c"}
 
 
 def test_user_statements_read_the_users_words_only():

@@ -100,6 +100,34 @@ def test_a_superseded_source_leaves_the_profile(make_mind, clock):
     assert p.source_ids == [home]
 
 
+def test_a_superseded_source_is_hidden_at_once_and_fires_a_run(make_mind, clock):
+    """Between cognitive runs the prompt never shows a value whose memory was superseded; the
+    next heartbeat once the user is idle rebuilds the profile (not hours later)."""
+    mind = make_mind("hide")
+    mind.add("I work at Siemens.", salience=9.0)
+    job = mind.list()[0].id
+    mind.add("I live in Leeds.", salience=9.0)
+    mind.cognitive_run()
+    clock.advance(minutes=5)
+    new = mind.add("I started a new job at Stripe.", salience=9.0)
+    supersede(mind, job, new)
+    about = mind.context().section("profile").text
+    assert "Lives in: Leeds." in about and "Siemens" not in about and "Stripe" not in about
+    assert mind.profile.stale() == {"employer"}
+    engine = CognitiveEngine(mind)
+    assert not engine.trigger(clock.now()).fire  # the user is active
+    clock.advance(minutes=20)
+    assert engine.trigger(clock.now()).reason == (
+        "user profile: 1 attributes lost their memories, idle"
+    )
+    cog = {s.name: s for s in mind.heartbeat().steps}["cognitive"]
+    assert cog.status == "ok" and cog.detail["profile"] == "updated"
+    assert "Works at: Stripe." in mind.context().section("profile").text
+    assert mind.profile.stale() == set()
+    clock.advance(minutes=30)
+    assert not engine.trigger(clock.now()).fire  # done: no run without new work
+
+
 def test_unchanged_profile_writes_nothing_and_calls_no_model(make_mind, clock, monkeypatch):
     mind = make_mind("quiet")
     mind.add("I live in Porto.", salience=9.0)

@@ -29,7 +29,7 @@ from ..errors import InvalidInput
 from ..models import MemoryFilter, MemoryType, SearchHit
 from .awareness import render_awareness
 from .identity import IDENTITY_BUDGET_TOKENS, render_identity
-from .profile import PROFILE_BUDGET_TOKENS, ProfileLayer, UserProfile, render_profile
+from .profile import PROFILE_BUDGET_TOKENS, ProfileLayer, UserProfile, live_text, render_profile
 from .tokens import approx_tokens, fit_lines
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ class ContextBuilder:
     def __init__(self, mind: Mind) -> None:
         self._mind = mind
         self._identity_cache: tuple[datetime | None, int, str] | None = None
-        self._profile_cache: tuple[str, int, str] | None = None
+        self._profile_cache: tuple[tuple[str, int, frozenset[str]], str] | None = None
 
     def identity_section(self, budget_tokens: int) -> str:
         ident = self._mind.store.get_identity()
@@ -128,14 +128,20 @@ class ContextBuilder:
         return text
 
     def profile_section(self, budget_tokens: int) -> str:
-        """`# About the User`; a revision never changes, so its id keys the cache."""
-        m = ProfileLayer(self._mind).memory()
+        """`# About the User`; a revision never changes, so its id (with the attributes that
+        went stale since) keys the cache."""
+        layer = ProfileLayer(self._mind)
+        m = layer.memory()
+        p = UserProfile.from_memory(m) if m is not None else None
+        if p is None:
+            self._profile_cache = None
+            return ""
+        stale = layer.stale(p)
+        key = (p.memory_id, budget_tokens, frozenset(stale))
         cached = self._profile_cache
-        if m is None or cached is None or cached[:2] != (m.id, budget_tokens):
-            p = UserProfile.from_memory(m) if m is not None else None
-            text = render_profile(p.text, budget_tokens) if p is not None else ""
-            self._profile_cache = cached = (m.id, budget_tokens, text) if m is not None else None
-        return cached[2] if cached is not None else ""
+        if cached is None or cached[0] != key:
+            cached = self._profile_cache = (key, render_profile(live_text(p, stale), budget_tokens))
+        return cached[1]
 
     def build(
         self,

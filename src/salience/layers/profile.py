@@ -98,6 +98,30 @@ class UserProfile:
         )
 
 
+def stale_attributes(profile: UserProfile, live: set[str]) -> set[str]:
+    """Attributes of a revision that no live memory backs any more (pure). A revision is
+    written by a cognitive run; when one of its sources is superseded or deleted before the
+    next run, what came only from that source must not be shown meanwhile: an attribute whose
+    sources are all gone is stale, and so is one of unknown provenance (an LLM answer citing
+    nothing) in a revision that lost a source."""
+    if set(profile.source_ids) <= live:
+        return set()
+    return {
+        key for key in profile.attributes
+        if not set(profile.sources.get(key) or ()) & live
+    }
+
+
+def live_text(profile: UserProfile, stale: set[str]) -> str:
+    """The revision's text, re-rendered without `stale` attributes when there are any."""
+    if not stale:
+        return profile.text
+    from ..llm.heuristic.identity import render_attributes
+
+    kept = {k: v for k, v in profile.attributes.items() if k not in stale}
+    return render_attributes(kept, profile.traits) if kept or profile.traits else ""
+
+
 def render_profile(text: str, budget_tokens: int = PROFILE_BUDGET_TOKENS) -> str:
     """The `# About the User` section of a profile text ("" when it is empty)."""
     lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
@@ -245,14 +269,24 @@ class ProfileLayer:
         chain = self._mind.history(m.id)
         return [p for p in (UserProfile.from_memory(x) for x in chain) if p is not None]
 
+    def stale(self, profile: UserProfile | None = None) -> set[str]:
+        """Attributes of the current revision whose memories were superseded or deleted since
+        it was written (hidden until the next consolidation rebuilds the profile)."""
+        p = profile or self.get()
+        if p is None or not p.source_ids:
+            return set()
+        live = {m.id for m in self._store.get_many(p.source_ids) if m.superseded_by is None}
+        return stale_attributes(p, live)
+
     def consolidated_at(self) -> datetime | None:
         """When the profile was last consolidated (changed or not)."""
         return parse_ts(self._store.get_meta(PROFILE_CONSOLIDATED_KEY))
 
     def to_context(self, budget_tokens: int = PROFILE_BUDGET_TOKENS) -> str:
-        """The `# About the User` prompt section ("" when nothing is known)."""
+        """The `# About the User` prompt section ("" when nothing is known), without the
+        attributes whose memories were superseded since the revision was written."""
         p = self.get()
-        return render_profile(p.text, budget_tokens) if p is not None else ""
+        return render_profile(live_text(p, self.stale(p)), budget_tokens) if p else ""
 
     def write(
         self,

@@ -140,9 +140,18 @@ class CognitiveEngine:
             lull_s=self.cfg.cognitive_lull_s,
             ceiling_s=self.cfg.cognitive_ceiling_s,
         )
-        return paradigm_shift_trigger(
-            trig, self.pending_shift(), idle_s=idle_s, lull_s=self.cfg.cognitive_lull_s
+        return idle_trigger(
+            trig, self._pending_work(), idle_s=idle_s, lull_s=self.cfg.cognitive_lull_s
         )
+
+    def _pending_work(self) -> str | None:
+        """Why the profile should be rebuilt soon: a paradigm shift, or attributes of the
+        current revision whose memories were superseded (None when neither)."""
+        shift = self.pending_shift()
+        if shift is not None:
+            return f"paradigm shift: {len(shift.get('memory_ids') or [])} core memories superseded"
+        stale = ProfileLayer(self.mind).stale()
+        return f"user profile: {len(stale)} attributes lost their memories" if stale else None
 
     def pending_shift(self) -> dict[str, Any] | None:
         """The paradigm-shift flag the ingest pipeline set ({"since", "memory_ids"}), or None."""
@@ -210,7 +219,8 @@ class CognitiveEngine:
         ):
             return "unchanged", False  # nothing new, every source still live: no model call
         statements = user_statements(pool)
-        previous = cur.as_brain_profile() if cur is not None and complete and shift is None else None
+        clean = cur is not None and complete and shift is None
+        previous = cur.as_brain_profile() if cur is not None and clean else None
         if statements:
             profile = _brain(self.mind).consolidate(
                 statements, previous=previous, paradigm_shift=shift is not None
@@ -445,17 +455,16 @@ def parse_shift(value: str | None) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else {"since": None, "memory_ids": []}
 
 
-def paradigm_shift_trigger(
-    trigger: Trigger, shift: dict[str, Any] | None, *, idle_s: float | None, lull_s: float
+def idle_trigger(
+    trigger: Trigger, pending: str | None, *, idle_s: float | None, lull_s: float
 ) -> Trigger:
-    """A pending paradigm shift fires a run once the user is idle (design A's lull), even
-    when the buffer and the ceiling would not: the profile should not keep a flipped core
-    fact for hours."""
-    if trigger.fire or shift is None:
+    """Work that should not wait for the buffer or the ceiling — a paradigm shift, a profile
+    whose memories were superseded — fires a run once the user is idle (design A's lull): the
+    profile should not keep a flipped core fact for hours."""
+    if trigger.fire or pending is None:
         return trigger
     if idle_s is None or idle_s >= lull_s:
-        n = len(shift.get("memory_ids") or [])
-        return Trigger(True, f"paradigm shift: {n} core memories superseded, idle")
+        return Trigger(True, f"{pending}, idle")
     return trigger
 
 

@@ -616,7 +616,7 @@ def consolidate(
     sources = {k: v for k, v in p.sources.items() if k in attrs}
     traits = _traits(tag_counts, len(ordered), attrs, previous)
     return IdentityProfile(
-        profile=_render(attrs, traits), attributes=attrs, traits=traits, sources=sources
+        profile=render_attributes(attrs, traits), attributes=attrs, traits=traits, sources=sources
     )
 
 
@@ -673,7 +673,7 @@ _ORDER = (
 _TAIL = (("likes", "Likes"), ("dislikes", "Dislikes"))
 
 
-def _render(attrs: dict[str, str], traits: list[str]) -> str:
+def render_attributes(attrs: dict[str, str], traits: list[str]) -> str:
     """One "Label: value." line per attribute in a fixed order, then people, favourites,
     other attributes, likes, dislikes and traits."""
     lines = [f"{label}: {attrs[key]}." for key, label in _ORDER if key in attrs]
