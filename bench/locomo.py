@@ -186,8 +186,11 @@ BASELINES = ("text-only", "vector-only", "rrf")
 
 def ablations() -> dict[str, SearchConfig]:
     """Levers switched off one at a time, to report each lever's delta in the same run."""
-    f, r = get_preset("formula"), get_preset("rrf")
+    f, r, b = get_preset("formula"), get_preset("rrf"), get_preset("relevance")
     return {
+        "relevance-no-priors": replace(b, name="relevance-no-priors", prior_weight=0.0),
+        "relevance-priors-0.1": replace(b, name="relevance-priors-0.1", prior_weight=0.1),
+        "relevance+recency": replace(b, name="relevance+recency", recency_intent=True),
         "formula-no-time": replace(f, name="formula-no-time", time_aware=False),
         "formula-no-rewrites": replace(f, name="formula-no-rewrites", rewrites=0),
         "rrf+time": replace(r, name="rrf+time", time_aware=True),

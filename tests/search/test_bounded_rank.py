@@ -103,3 +103,25 @@ def test_the_identity_memory_is_found_when_the_question_is_about_the_agent(ada):
     assert mind.search("penicillin", limit=1)[0].memory.content == "I'm allergic to penicillin."
     top = mind.search("what is your name, who are you?", limit=3)
     assert top[0].memory.memory_type.value == "identity"
+
+
+def test_an_entity_named_by_most_memories_tells_none_apart():
+    from salience.search.candidates import selective_entities
+
+    freqs = {"maya": 300, "lena": 4, "graz": 30}
+    assert selective_entities(["Maya", "Lena", "Graz", "Oslo"], freqs, 300) == ["Lena", "Graz"]
+    # a small mind keeps every entity (below the minimum count)
+    assert selective_entities(["Maya"], {"maya": 12}, 12) == ["Maya"]
+
+
+def test_the_speaker_of_every_turn_does_not_decide_the_ranking(tmp_path, e5):
+    """Every turn names its speaker; matching the speaker must not lift the turns the store
+    happens to list first (the entity list is capped and ordered by salience)."""
+    clock = FrozenClock(NOW)
+    mind = Mind.open("chat", config=Config(home=tmp_path), embedder=e5, clock=clock)
+    filler = [f"Maya: Day {i}: I watered the plants and answered some emails." for i in range(60)]
+    mind.add_many([{"content": t, "salience": 9.0, "entities": ["Maya"]} for t in filler])
+    target = mind.add("Maya: My sister Lena lives in Graz.", salience=2.0, entities=["Maya", "Lena"])
+    hits = mind.search("Where does the sister of Maya live?", limit=3, feedback=False)
+    assert hits[0].memory.id == target
+    mind.close()

@@ -259,6 +259,13 @@ def test_entity_search(store):
     assert store.search_entities(["nobody"], limit=10) == []
 
 
+def test_entity_frequencies(store):
+    store.insert([mem("a", 0, entities=["Alice", "Bob"]), mem("b", 1, entities=["alice"]),
+                  mem("c", 2, entities=["Carol"])])
+    assert store.entity_frequencies(["ALICE ", "bob", "nobody", ""]) == {"alice": 2, "bob": 1}
+    assert store.entity_frequencies([]) == {}
+
+
 def test_list_filters_and_order(store):
     ms = [
         mem("one", 0, memory_type="fact", tags=["x"], salience=2.0, source="import"),

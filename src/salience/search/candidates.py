@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..models import Candidate, MemoryFilter
+from ..models import Candidate, MemoryFilter, normalize_entity
 from .query import query_terms, words
 
 if TYPE_CHECKING:
@@ -93,6 +93,42 @@ def entity_ngrams(text: str, max_n: int = MAX_ENTITY_NGRAM) -> list[str]:
     return list(out)
 
 
+#: an entity named by more than this share of a mind's memories (and by more than
+#: `COMMON_ENTITY_MIN` of them) tells no memory apart: a speaker named in every turn, the
+#: user's own name in a personal mind. Like a full-text term without IDF, it is not matched.
+COMMON_ENTITY_SHARE = 0.2
+COMMON_ENTITY_MIN = 20
+
+
+def selective_entities(
+    keys: Sequence[str],
+    frequencies: Mapping[str, int],
+    total: int,
+    *,
+    share: float = COMMON_ENTITY_SHARE,
+    min_count: int = COMMON_ENTITY_MIN,
+) -> list[str]:
+    """The keys of `keys` that name few enough of the mind's `total` memories to tell them
+    apart (see `COMMON_ENTITY_SHARE`); keys no memory names are dropped too."""
+    limit = max(min_count, share * total)
+    out = []
+    for k in keys:
+        n = frequencies.get(normalize_entity(k) or "", 0)
+        if 0 < n <= limit:
+            out.append(k)
+    return out
+
+
+def informative_entities(store: Store, keys: Sequence[str]) -> list[str]:
+    """`selective_entities` of `keys` in `store` (one lookup; the memory count only when some
+    key is frequent)."""
+    if not keys:
+        return []
+    freqs = store.entity_frequencies(keys)
+    total = store.count() if any(n > COMMON_ENTITY_MIN for n in freqs.values()) else 0
+    return selective_entities(keys, freqs, total)
+
+
 def source_key(source: str, query_key: str) -> str:
     return source if not query_key else f"{source}~{query_key}"
 
@@ -130,7 +166,9 @@ def gather(
             grams = entity_ngrams(q.text)
             stage(
                 source_key("entity", q.key),
-                lambda g=grams, p=q.pool: store.search_entities(g, limit=p, flt=flt),
+                lambda g=grams, p=q.pool: store.search_entities(
+                    informative_entities(store, g), limit=p, flt=flt
+                ),
             )
     if "vector" in sources and embed is not None and store.embedding_info() is not None:
         if deadline.expired():

@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..clock import Clock
 from ..models import Importance, Memory, MemoryFilter, SearchHit
 from . import rank as R
-from .candidates import Deadline, EmbedQueries, Gathered, QuerySpec, gather, gather_within
+from .candidates import (
+    Deadline,
+    EmbedQueries,
+    Gathered,
+    QuerySpec,
+    gather,
+    gather_within,
+    informative_entities,
+)
 from .catchup import (
     RECENT_CONTEXT,
     TOPIC_POOL,
@@ -249,7 +257,8 @@ class Recall:
         cfg: SearchConfig,
     ) -> list[R.Ranked]:
         """Recency intent ("these days", "currently", ...): scale each candidate by
-        1 + (time_boost − 1) · its position in time among the candidates (oldest 0, newest 1)."""
+        1 + (time_boost − 1) · its position in time among the candidates (oldest 0, newest 1);
+        with bounded ranking, add `recency_shift` · that position instead."""
         if not wants_recent(query) or len(ranked) < 2:
             return ranked
         when = {i: (memories[i].occurred_at or memories[i].created_at) for i, _, _ in ranked}
@@ -261,8 +270,11 @@ class Recall:
         for i, s, e in ranked:
             t = when[i]
             pos = (t.timestamp() - lo) / (hi - lo) if t is not None else 0.0
-            factor = 1.0 + (cfg.time_boost - 1.0) * pos
-            out.append((i, R.scale_score(s, factor), {**e, "recency_intent": pos}))
+            if cfg.ranking == "bounded":  # a bounded shift, like the priors
+                s2 = s + cfg.recency_shift * pos
+            else:
+                s2 = R.scale_score(s, 1.0 + (cfg.time_boost - 1.0) * pos)
+            out.append((i, s2, {**e, "recency_intent": pos}))
         out.sort(key=lambda r: (-r[1], r[0]))
         return out
 
@@ -279,7 +291,7 @@ class Recall:
         present = {i for i, _, _ in ranked}
         additions: dict[str, R.Ranked] = {}
         for i, s, _ in ranked[:HOP_SEEDS]:
-            ents = memories[i].entities
+            ents = informative_entities(self.store, memories[i].entities)
             if not ents:
                 continue
             for c in self.store.search_entities(ents, limit=limit, flt=flt):

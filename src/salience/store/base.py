@@ -314,6 +314,12 @@ class Store(LayerStore, IngestStore, MaintenanceStore, Protocol):
         `score` = number of distinct matching entities."""
         ...
 
+    def entity_frequencies(self, entities: Sequence[str]) -> dict[str, int]:
+        """How many memories (superseded ones included) name each of `entities`, by normalised
+        key; keys no memory names are absent. Recall uses it to leave out entities too common
+        to tell memories apart (a speaker named in every turn)."""
+        ...
+
     def stats(self) -> dict[str, Any]:
         """Counts and sizes for `salience stats`."""
         ...

@@ -308,6 +308,11 @@ ENTITY_SEARCH = (
     "ORDER BY hits DESC, m.salience DESC, m.pk DESC LIMIT %s"
 )
 
+ENTITY_FREQUENCIES = (
+    "SELECT k, count(*) FROM {s}.memories m CROSS JOIN LATERAL unnest(m.entity_keys) k "
+    "WHERE m.entity_keys && %s::text[] AND k = ANY(%s::text[]) GROUP BY k"
+)
+
 # Vector candidates: cosine distance, best first, ties to the newer row (as SQLite).
 # Exact: `cosine_distance()` is a function, not the `<=>` operator, so no index can serve it —
 # a full scan of the rows that pass the filter.

@@ -511,6 +511,14 @@ class PostgresStore(
         rows = self._read(lambda c: c.execute(q, (keys, keys, *params, limit)).fetchall())
         return [Candidate(id=r[0], rank=i, score=float(r[1])) for i, r in enumerate(rows, start=1)]
 
+    def entity_frequencies(self, entities: Sequence[str]) -> dict[str, int]:
+        keys = list(dict.fromkeys(k for k in (normalize_entity(e) for e in entities) if k))
+        if not keys:
+            return {}
+        q = self._q(sql.ENTITY_FREQUENCIES)
+        rows = self._read(lambda c: c.execute(q, (keys, keys)).fetchall())
+        return {str(k): int(n) for k, n in rows}
+
     # -- stats ----------------------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
         def run(c: psycopg.Connection) -> dict[str, Any]:

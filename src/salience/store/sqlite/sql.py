@@ -254,6 +254,9 @@ ENTITY_SEARCH = (
     "WHERE e.entity IN ({marks}) {where} "
     "GROUP BY m.pk ORDER BY hits DESC, m.salience DESC, m.pk DESC LIMIT ?"
 )
+ENTITY_FREQUENCIES = (
+    "SELECT entity, count(*) FROM memory_entities WHERE entity IN ({marks}) GROUP BY entity"
+)
 PKS_MATCHING = "SELECT m.pk FROM memories m WHERE 1 = 1 {where}"
 FILTER_PKS = "SELECT m.pk FROM memories m WHERE m.pk IN ({marks}) {where}"
 LIST_MEMORIES = (

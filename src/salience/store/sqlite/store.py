@@ -430,6 +430,15 @@ class SQLiteStore(
             rows = self._db.execute(q, (*keys, *params, limit)).fetchall()
         return [Candidate(id=r[0], rank=i, score=float(r[1])) for i, r in enumerate(rows, start=1)]
 
+    def entity_frequencies(self, entities: Sequence[str]) -> dict[str, int]:
+        keys = list(dict.fromkeys(k for k in (normalize_entity(e) for e in entities) if k))
+        out: dict[str, int] = {}
+        with self._lock:
+            for chunk in _chunks(keys):
+                q = sql.ENTITY_FREQUENCIES.format(marks=_marks(chunk))
+                out.update((k, int(n)) for k, n in self._db.execute(q, chunk))
+        return out
+
     # -- stats ----------------------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
         with self._lock:
