@@ -190,6 +190,8 @@ def ablations() -> dict[str, SearchConfig]:
     return {
         "relevance-no-priors": replace(b, name="relevance-no-priors", prior_weight=0.0),
         "relevance-priors-0.1": replace(b, name="relevance-priors-0.1", prior_weight=0.1),
+        "relevance-time-0.1": replace(b, name="relevance-time-0.1", time_shift=0.1),
+        "relevance-time-0.02": replace(b, name="relevance-time-0.02", time_shift=0.02),
         "relevance+recency": replace(b, name="relevance+recency", recency_intent=True),
         "formula-no-time": replace(f, name="formula-no-time", time_aware=False),
         "formula-no-rewrites": replace(f, name="formula-no-rewrites", rewrites=0),

@@ -65,18 +65,28 @@ def test_recency_intent_phrases():
 
 def test_recency_intent_prefers_the_newest_statement(tmp_path):
     from dataclasses import replace
+
+    from salience.search.config import get_preset
+
+    for name in ("formula", "relevance"):
+        _recency_gap(tmp_path / name, replace(get_preset(name), recency_intent=False))
+
+
+def _recency_gap(tmp_path, off):
+    from dataclasses import replace
     from datetime import UTC, datetime
 
     from salience import Config, FrozenClock, Mind
-    from salience.search.config import get_preset
 
     cfg = Config(home=tmp_path, embedder="hash")
     clock = FrozenClock(datetime(2026, 7, 1, tzinfo=UTC))
-    off = replace(get_preset("formula"), recency_intent=False)
     on = replace(off, recency_intent=True)
     with Mind.open("recent", config=cfg, clock=clock) as m:
-        m.add("Maya lives in Leeds.", occurred_at=datetime(2026, 3, 1, tzinfo=UTC))
-        m.add("Maya lives in Lisbon.", occurred_at=datetime(2026, 6, 1, tzinfo=UTC))
+        # no contradiction check: this is about ranking two unreconciled statements
+        m.add("Maya lives in Leeds.", occurred_at=datetime(2026, 3, 1, tzinfo=UTC),
+              check_contradictions=False)
+        m.add("Maya lives in Lisbon.", occurred_at=datetime(2026, 6, 1, tzinfo=UTC),
+              check_contradictions=False)
 
         def gap(preset):
             hits = m.search("where does Maya live these days", limit=2, preset=preset, feedback=False)

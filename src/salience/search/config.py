@@ -70,6 +70,8 @@ class SearchConfig:
         formula_bm25_scale: the BM25 term of the formula is `scale · raw / max raw` over the
             candidate set (see `rank.normalise_bm25`).
         rerank: re-rank the top hits with the brain when it is a real LLM.
+        time_shift: ranking="bounded": what an in-range memory gains (instead of
+            `time_boost`), in cosine distance.
         recency_shift: ranking="bounded" with `recency_intent`: the newest candidate's score
             gains this much (in cosine distance), the oldest nothing.
         prior_weight: ranking="bounded": how far the priors (salience, usefulness, recency,
@@ -97,6 +99,7 @@ class SearchConfig:
     rerank: bool = True
     prior_weight: float = 0.03
     recency_shift: float = 0.05
+    time_shift: float = 0.05
 
     def weight(self, source: str) -> float:
         return float(self.source_weights.get(source, 1.0))

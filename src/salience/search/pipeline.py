@@ -244,7 +244,12 @@ class Recall:
         for i, s, e in ranked:
             m = memories[i]
             inside = span.contains(m.occurred_at or m.created_at)
-            s2 = R.scale_score(s, cfg.time_boost) if inside else s
+            if not inside:
+                s2 = s
+            elif cfg.ranking == "bounded":  # a bounded shift, like the priors
+                s2 = s + cfg.time_shift
+            else:
+                s2 = R.scale_score(s, cfg.time_boost)
             out.append((i, s2, {**e, "time_match": 1.0 if inside else 0.0}))
         out.sort(key=lambda r: (-r[1], r[0]))
         return out

@@ -266,7 +266,8 @@ def bounded_rank(
     prior_weight: float,
     explain: Mapping[str, dict[str, float]] | None = None,
 ) -> list[Ranked]:
-    """Relevance first, priors bounded (lower value is better; score = −value):
+    """Relevance first, priors bounded (lower value is better; score = 1 − value, which
+    reads like a cosine similarity and stays positive for any candidate worth showing):
 
         value = cosine_distance / (1 + BM25·10) − entity_exact_match·0.2 − prior_weight · prior
 
@@ -290,7 +291,7 @@ def bounded_rank(
             "relevance": rel, **pterms, "prior_term": -prior_weight * prior, "formula": value,
         }
         base = dict((explain or {}).get(mid, {}))
-        out.append((mid, -value, {**base, **terms, "score": -value}))
+        out.append((mid, 1.0 - value, {**base, **terms, "score": 1.0 - value}))
     out.sort(key=lambda r: (-r[1], r[0]))
     return out
 
