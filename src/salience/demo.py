@@ -94,6 +94,9 @@ def run_demo(
     sessions = sorted(data["sessions"], key=lambda s: s["date"])
     total = sum(len(exchanges(s)) for s in sessions)
     result = DemoResult(turns=0)
+    if not mind.identity.exists():  # the agent's persona: the developer writes it, once
+        mind.identity.create("Ada", role="personal assistant", personality="warm, concise",
+                             system_prompt="Use what you remember; say when you are unsure.")
     for session in sessions:
         when = ensure_utc(datetime.fromisoformat(session["date"].replace("Z", "+00:00")))
         if result.turns:
