@@ -99,7 +99,7 @@ class SearchConfig:
     rerank: bool = True
     prior_weight: float = 0.03
     recency_shift: float = 0.05
-    time_shift: float = 0.05
+    time_shift: float = 0.1
 
     def weight(self, source: str) -> float:
         return float(self.source_weights.get(source, 1.0))
