@@ -3,6 +3,7 @@ the cases the 0.1 `formula` default got wrong, end to end on the packaged e5 mod
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -12,7 +13,7 @@ from salience.config import Config
 from salience.mind import Mind
 from salience.models import Memory
 from salience.search import rank as R
-from salience.search.config import DEFAULT_PRESET
+from salience.search.config import DEFAULT_PRESET, get_preset
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
@@ -125,3 +126,23 @@ def test_the_speaker_of_every_turn_does_not_decide_the_ranking(tmp_path, e5):
     hits = mind.search("Where does the sister of Maya live?", limit=3, feedback=False)
     assert hits[0].memory.id == target
     mind.close()
+
+
+def test_newer_wins_among_the_same_slot_without_a_recorded_supersession(tmp_path):
+    clock = FrozenClock(NOW)
+    with Mind.open("slots", config=Config(home=tmp_path, embedder="hash"), clock=clock) as mind:
+        old = mind.add("I live in Leeds, in Headingley.", check_contradictions=False,
+                       occurred_at=NOW - timedelta(days=90))
+        new = mind.add("I moved to Lisbon last month.", check_contradictions=False,
+                       occurred_at=NOW - timedelta(days=5))
+        mind.add("Leeds has a lovely canal towpath.", check_contradictions=False)
+        hits = mind.search("do I still live in Leeds, Headingley?", limit=3, feedback=False)
+        ids = [h.memory.id for h in hits]
+        assert ids.index(new) < ids.index(old)
+        stale = next(h for h in hits if h.memory.id == old)
+        assert stale.explanation["stale"] == 1.0
+        assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+        plain = replace(get_preset("relevance"), newer_wins=False)
+        off = mind.search("do I still live in Leeds, Headingley?", limit=3, feedback=False,
+                          preset=plain)
+        assert off[0].memory.id == old  # without the lever the stale value ranks first

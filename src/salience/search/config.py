@@ -74,6 +74,8 @@ class SearchConfig:
             `time_boost`), in cosine distance.
         recency_shift: ranking="bounded" with `recency_intent`: the newest candidate's score
             gains this much (in cosine distance), the oldest nothing.
+        newer_wins: among the top hits, a newer memory that contradicts an older one on a
+            claim's slot takes its place; the older follows, marked `stale`.
         prior_weight: ranking="bounded": how far the priors (salience, usefulness, recency,
             confidence, popularity; together in [0, 1]) may move a memory, in cosine distance.
     """
@@ -98,6 +100,7 @@ class SearchConfig:
     formula_bm25_scale: float = 0.1
     rerank: bool = True
     prior_weight: float = 0.03
+    newer_wins: bool = True
     recency_shift: float = 0.05
     time_shift: float = 0.1
 

@@ -180,6 +180,8 @@ class Recall:
         if cfg.entity_hops:
             ranked = self._hop(ranked, memories, cfg, limit, flt)
         ranked = _dedup(ranked, memories)
+        if cfg.newer_wins:
+            ranked = newer_wins(ranked, memories, window=limit + NEWER_WINS_EXTRA)
         if cfg.rerank and is_llm(self.brain):
             ranked = self._rerank(query, ranked, memories)
         return [
@@ -466,6 +468,39 @@ class Recall:
             if ids:
                 self.mark_useful(ids, flag)
         return verdicts
+
+
+NEWER_WINS_EXTRA = 10  # candidates below the cut that may still replace a stale hit
+
+
+def newer_wins(
+    ranked: list[R.Ranked], memories: Mapping[str, Memory], *, window: int
+) -> list[R.Ranked]:
+    """Newer wins among the same slot (issue 14): within the top `window`, when a newer
+    candidate contradicts an older one on a claim's slot ("I live in Leeds" / "I now live in
+    Lisbon"), the newer takes the older one's place and the older follows it, marked `stale`
+    (whether or not a supersession was ever recorded). Scores stay monotone."""
+    from .slots import STALE, stale_ids
+
+    head, tail = list(ranked[:window]), list(ranked[window:])
+    stale = stale_ids([memories[i] for i, _, _ in head])
+    if not stale:
+        return ranked
+    for old_id, new_id in stale.items():
+        pos = next((k for k, r in enumerate(head) if r[0] == old_id), None)
+        new_pos = next((k for k, r in enumerate(head) if r[0] == new_id), None)
+        if pos is None:
+            continue
+        old = head[pos]
+        head[pos] = (old[0], old[1], {**old[2], STALE: 1.0})
+        if new_pos is None or new_pos < pos:
+            continue
+        newer = head.pop(new_pos)
+        head.insert(pos, (newer[0], head[pos][1], {**newer[2], "replaces_stale": 1.0}))
+    # re-spread the scores so the list stays sorted: each takes the score of its place
+    scores = sorted((r[1] for r in head), reverse=True)
+    head = [(i, sc, {**e, "score": sc}) for (i, _, e), sc in zip(head, scores, strict=True)]
+    return head + tail
 
 
 def _neighbours(memories: Mapping[str, Memory], window: int) -> dict[str, list[str]]:
