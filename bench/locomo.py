@@ -190,8 +190,9 @@ def ablations() -> dict[str, SearchConfig]:
     return {
         "relevance-no-priors": replace(b, name="relevance-no-priors", prior_weight=0.0),
         "relevance-priors-0.1": replace(b, name="relevance-priors-0.1", prior_weight=0.1),
-        "relevance-time-0.1": replace(b, name="relevance-time-0.1", time_shift=0.1),
-        "relevance-time-0.02": replace(b, name="relevance-time-0.02", time_shift=0.02),
+        "relevance-no-coverage": replace(b, name="relevance-no-coverage", bm25_coverage=False),
+        "relevance-no-newer": replace(b, name="relevance-no-newer", newer_wins=False),
+        "relevance-coverage^2": replace(b, name="relevance-coverage^2", bm25_coverage_power=2.0),
         "relevance+recency": replace(b, name="relevance+recency", recency_intent=True),
         "formula-no-time": replace(f, name="formula-no-time", time_aware=False),
         "formula-no-rewrites": replace(f, name="formula-no-rewrites", rewrites=0),

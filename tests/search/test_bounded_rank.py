@@ -102,8 +102,23 @@ def test_a_loud_memory_does_not_win_every_prefetch(ada, question, expected):
 def test_the_identity_memory_is_found_when_the_question_is_about_the_agent(ada):
     mind, _ = ada
     assert mind.search("penicillin", limit=1)[0].memory.content == "I'm allergic to penicillin."
-    top = mind.search("what is your name, who are you?", limit=3)
-    assert top[0].memory.memory_type.value == "identity"
+    for q in ("What's your name?", "Who are you?", "Tell me a bit about yourself.",
+              "What kind of assistant are you?", "Ada, what do you do?"):
+        top = mind.prefetch(["hi"], q)
+        assert top[0].memory.memory_type.value == "identity", q
+    hits = mind.prefetch([], "Can you remind me where Lena lives?")
+    assert hits[0].memory.content.startswith("My sister Lena")
+
+
+def test_about_agent():
+    from salience.search.query import about_agent
+
+    for q in ("who are you?", "What’s your name", "describe yourself", "what can you do"):
+        assert about_agent(q), q
+    for q in ("can you remind me about the dentist?", "what is your sister's name?",
+              "did you book the table?", "where is Adam?"):
+        assert not about_agent(q, "Ada"), q
+    assert about_agent("Ada, any news?", "Ada")
 
 
 def test_an_entity_named_by_most_memories_tells_none_apart():

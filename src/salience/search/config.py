@@ -74,6 +74,9 @@ class SearchConfig:
             `time_boost`), in cosine distance.
         recency_shift: ranking="bounded" with `recency_intent`: the newest candidate's score
             gains this much (in cosine distance), the oldest nothing.
+        bm25_coverage: ranking="bounded": weight a memory's BM25 by the share of the query's
+            content terms it contains (see `rank.bounded_rank`), raised to
+            `bm25_coverage_power`.
         newer_wins: among the top hits, a newer memory that contradicts an older one on a
             claim's slot takes its place; the older follows, marked `stale`.
         prior_weight: ranking="bounded": how far the priors (salience, usefulness, recency,
@@ -101,6 +104,8 @@ class SearchConfig:
     rerank: bool = True
     prior_weight: float = 0.03
     newer_wins: bool = True
+    bm25_coverage: bool = True
+    bm25_coverage_power: float = 1.0
     recency_shift: float = 0.05
     time_shift: float = 0.1
 

@@ -41,6 +41,7 @@ from .catchup import (
 )
 from .config import SearchConfig, get_preset
 from .feedback import lexical_useful, record_retrievals, record_usefulness
+from .query import about_agent, query_terms
 from .temporal import parse_time_range, wants_recent
 
 if TYPE_CHECKING:
@@ -170,7 +171,7 @@ class Recall:
         ids = list(dict.fromkeys(c.id for cands in got.lists.values() for c in cands))
         memories = {m.id: m for m in self.store.get_many(ids)}
         now = self.clock.now()
-        ranked = self._rank(got, memories, cfg, now, distances)
+        ranked = self._rank(got, memories, cfg, now, distances, query)
         if cfg.time_aware:
             ranked = self._time_boost(query, ranked, memories, cfg, now)
         if cfg.context_window > 0 and cfg.context_weight > 0:
@@ -179,6 +180,7 @@ class Recall:
             )
         if cfg.entity_hops:
             ranked = self._hop(ranked, memories, cfg, limit, flt)
+        ranked = self._agent_first(query, ranked, memories)
         ranked = _dedup(ranked, memories)
         if cfg.newer_wins:
             ranked = newer_wins(ranked, memories, window=limit + NEWER_WINS_EXTRA)
@@ -189,6 +191,29 @@ class Recall:
             for i, s, e in ranked[:limit]
         ]
 
+    def _agent_first(
+        self, query: str, ranked: list[R.Ranked], memories: dict[str, Memory]
+    ) -> list[R.Ranked]:
+        """A question about the agent itself ("who are you?") is answered by its identity
+        memory: it goes first. Otherwise the identity memory competes on relevance alone
+        (it is in the system prompt's identity section anyway)."""
+        from ..layers.identity import IDENTITY_MEMORY_KEY
+
+        ident = self.store.get_identity()
+        if ident is None or not about_agent(query, ident.name):
+            return ranked
+        mid = self.store.get_meta(IDENTITY_MEMORY_KEY)
+        if not mid:
+            return ranked
+        if mid not in memories:
+            m = self.store.get(mid)
+            if m is None:
+                return ranked
+            memories[mid] = m
+        rest = [r for r in ranked if r[0] != mid]
+        top = max((r[1] for r in rest), default=1.0)
+        return [(mid, top + 1e-6, {"about_agent": 1.0}), *rest]
+
     def _rank(
         self,
         got: Gathered,
@@ -196,6 +221,7 @@ class Recall:
         cfg: SearchConfig,
         now: Any,
         distances: Mapping[str, int] | None,
+        query: str = "",
     ) -> list[R.Ranked]:
         weights = {
             key: cfg.weight(key.split("~")[0]) * (cfg.variant_weight if "~" in key else 1.0)
@@ -214,6 +240,8 @@ class Recall:
             return R.bounded_rank(
                 memories, cosine=cosine, bm25=bm25, entity_ids=entity_ids, now=now,
                 prior_weight=cfg.prior_weight, explain=explain,
+                terms=query_terms(query) if cfg.bm25_coverage else None,
+                coverage_power=cfg.bm25_coverage_power,
             )
         return R.formula_rank(
             memories, cosine=cosine, bm25=bm25, entity_ids=entity_ids, now=now, explain=explain

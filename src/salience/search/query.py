@@ -176,3 +176,21 @@ def query_terms(text: str) -> list[str]:
         seen.add(base)
         out.append(base)
     return out
+
+
+_ABOUT_AGENT = re.compile(
+    r"\b(?:who|what) are you\b|\bwhat kind of \w+ are you\b|\bwhat should i call you\b"
+    r"|\byour (?:own )?(?:name|role|personality|purpose|instructions|persona)\b"
+    r"|\b(?:about|describe|introduce) yourself\b|\bwhat can you do\b",
+    re.IGNORECASE,
+)
+
+
+def about_agent(query: str, agent_name: str | None = None) -> bool:
+    """Whether `query` asks about the agent itself ("who are you?", "what's your name?",
+    "tell me about yourself", or the agent's name as a word) rather than about what it
+    remembers."""
+    if _ABOUT_AGENT.search(query.replace("’", "'")):
+        return True
+    name = (agent_name or "").strip()
+    return bool(name) and re.search(rf"\b{re.escape(name)}\b", query, re.IGNORECASE) is not None

@@ -256,6 +256,18 @@ def prior_signal(memory: Memory, now: datetime) -> tuple[float, dict[str, float]
     return value, {f"prior_{k}": v for k, v in parts.items()} | {"prior": value}
 
 
+def term_coverage(terms: Sequence[str], text: str) -> float:
+    """Share of the query's content `terms` that occur in `text` (compared after a light
+    suffix strip, as the full-text index stems them): 1.0 when every term is there."""
+    from ..llm.heuristic.text import stem
+    from .query import words
+
+    if not terms:
+        return 1.0
+    have = {stem(w) for w in words(text)}
+    return sum(1 for t in terms if stem(t) in have) / len(terms)
+
+
 def bounded_rank(
     memories: Mapping[str, Memory],
     *,
@@ -265,6 +277,8 @@ def bounded_rank(
     now: datetime,
     prior_weight: float,
     explain: Mapping[str, dict[str, float]] | None = None,
+    terms: Sequence[str] | None = None,
+    coverage_power: float = 1.0,
 ) -> list[Ranked]:
     """Relevance first, priors bounded (lower value is better; score = 1 − value, which
     reads like a cosine similarity and stays positive for any candidate worth showing):
@@ -276,12 +290,20 @@ def bounded_rank(
     move a memory by at most `prior_weight` — they reorder candidates whose relevance is that
     close and never lift an unrelated memory over a relevant one (in design A's formula the
     salience term alone spans 0.9, while e5's cosine distances between a relevant and an
-    unrelated memory differ by ~0.1)."""
+    unrelated memory differ by ~0.1).
+
+    With the query's content `terms`, a memory's BM25 is weighted by the share of them it
+    contains (`term_coverage`): the candidate-relative BM25 gives the best full-text match the
+    whole boost (halving its distance) even when it shares one light word with the query
+    ("must", "called"), which outweighs any difference e5's distances can make."""
     out: list[Ranked] = []
     for mid, m in memories.items():
         cos = cosine.get(mid)
         dist = 1.0 - cos if cos is not None else 1.0
         b = bm25.get(mid, 0.0)
+        if b > 0 and terms is not None:
+            share = term_coverage(terms, f"{m.content} {m.summary} {' '.join(m.entities)}")
+            b *= share**coverage_power
         hit = mid in entity_ids
         rel = dist / (1.0 + b * FORMULA_BM25) - (FORMULA_ENTITY if hit else 0.0)
         prior, pterms = prior_signal(m, now)
