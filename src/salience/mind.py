@@ -180,12 +180,15 @@ class Mind:
         occurred_at: datetime | None = None,
         pinned: bool = False,
         related_ids: Sequence[str] | None = None,
+        check_contradictions: bool = True,
     ) -> str:
         """Store `content` and return its id (the first chunk's id when it was chunked).
 
         Content over `config.chunk_bytes` is split into linked chunks (same fields; later chunks
         carry `parent_id` = the first chunk's id). Content already stored verbatim (SHA-256 of
-        the trimmed text) is not stored again: the existing id is returned.
+        the trimmed text) is not stored again: the existing id is returned. With
+        `check_contradictions` (default), the memories it contradicts are superseded by it, as
+        on the triaged paths (see `add_many`).
 
         Raises:
             InvalidInput: empty content, NUL characters, invalid UTF-8, bad enum values, ...
@@ -210,7 +213,8 @@ class Mind:
                     pinned=pinned,
                     related_ids=related_ids,
                 )
-            ]
+            ],
+            check_contradictions=check_contradictions,
         )[0]
 
     def add_many(
@@ -219,6 +223,7 @@ class Mind:
         *,
         vectors: np.ndarray | None = None,
         graph: bool = True,
+        check_contradictions: bool = False,
     ) -> list[str]:
         """Store many memories with batched embedding; returns one id per item, in order.
 
@@ -228,6 +233,9 @@ class Mind:
         With `graph` (default), items without `entities` get the names they mention, and the
         facts they state go into the knowledge graph right after (`salience.graph.extract`;
         ~2 ms per memory — pass `graph=False` for bulk loads that do not need it).
+        With `check_contradictions` (off for bulk loads; `add` turns it on), each item is
+        checked against its nearest memories like a triaged one (`Ingestor.commit_checked`):
+        what it contradicts is superseded, never deleted.
         """
         from .graph.extract import prepare as graph_records
         from .ingest.direct import new_records, prepare
@@ -257,6 +265,9 @@ class Mind:
             vecs = vectors[given]
         else:
             vecs = self._embed_passages([m.content for m in records])
+        if check_contradictions:
+            self._ingest().ingestor.commit_checked(records, vecs)
+            return item_ids
         graphs = graph_records(records) if graph else []
         self.store.insert(records, vecs)
         if graphs:  # derived data, rebuilt from the memories if this write is lost

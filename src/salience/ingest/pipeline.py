@@ -19,6 +19,7 @@ from ..errors import InvalidInput
 from ..graph.extract import prepare as graph_records
 from ..models import Importance, Memory, MemoryType, Source, check_text, content_hash, new_id
 from ..models import validate_memory as _validate
+from ..search.slots import stated_before
 from ..store.ingest import HarvestMark, IngestBatch, IngestCommit, MindEvent, QueueItem, QueueName
 from . import rules
 from .chunking import chunk_text
@@ -287,12 +288,36 @@ class Ingestor:
         by_id = {m.id: m for m in self.store.get_many([c.id for c in cands])}
         return [(by_id[c.id], c.score) for c in cands if c.id in by_id]
 
+    def commit_checked(self, records: Sequence[Memory], vectors: np.ndarray) -> list[str]:
+        """`Mind.add(..., check_contradictions=True)`: each item (its first chunk and the chunks
+        after it, as `add_many` planned them) is committed on its own after the check of the
+        triaged paths (`_contradictions`), so a later item sees the earlier ones. Returns the ids
+        of the memories it superseded."""
+        superseded: list[str] = []
+        i = 0
+        while i < len(records):
+            j = i + 1
+            while j < len(records) and records[j].parent_id == records[i].id:
+                j += 1
+            batch = IngestBatch(memories=list(records[i:j]), vectors=vectors[i:j],
+                                now=self.clock.now())
+            self._contradictions(records[i], self._neighbours(vectors[i]), batch)
+            done = self._commit(batch)
+            superseded.extend(done.superseded if done is not None else [])
+            i = j
+        return superseded
+
     def _contradictions(
         self, head: Memory, neighbours: Sequence[tuple[Memory, float]], batch: IngestBatch
     ) -> None:
         """Ask the brain about the close neighbours; contradicted ones get superseded (never
         deleted); superseding an identity/preference memory of high salience is a paradigm
-        shift: an event row and the identity re-consolidation flag."""
+        shift: an event row and the identity re-consolidation flag.
+
+        The brain reads the memories' content, not their summaries: who speaks ("Caroline:"),
+        an email's sender and subject are in the content only. When the new memory states
+        something older than the memory it contradicts (an mbox imported out of order), the
+        newer statement wins: the new memory is the one superseded."""
         close = rules.contradiction_candidates(
             [(m.id, s) for m, s in neighbours if m.content_hash != head.content_hash],
             max_distance=mind_threshold(  # calibrated to the mind's embedder (issue 14)
@@ -305,12 +330,15 @@ class Ingestor:
             return
         olds = {m.id: m for m, _ in neighbours}
         cands = [olds[i] for i in close]
-        hits = self.brain.contradicts(head.text, [m.text for m in cands])
+        hits = self.brain.contradicts(head.content, [m.content for m in cands])
         shifted: list[str] = []
         for pos in sorted(set(hits)):
             if not 0 <= pos < len(cands):
                 continue
             old = cands[pos]
+            if stated_before(head, old):
+                batch.supersede.append((head.id, old.id))
+                continue
             batch.supersede.append((old.id, head.id))
             if rules.is_paradigm_shift(old, min_salience=self.config.paradigm_shift_salience):
                 shifted.append(old.id)

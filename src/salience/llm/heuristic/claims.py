@@ -159,6 +159,19 @@ _CHANGE_RE = re.compile(
     r"finally|just|since)\b",
     re.I,
 )
+#: what announces that a thing changed ("was moved to", "is now due", "a new date", "instead"):
+#: claims about things (times, prices, budgets, places of events and objects) conflict only
+#: when one of them says so — the same kind of sentence about a thing recurs in every inbox
+_THING_CHANGE_RE = re.compile(
+    r"\b(?:moved|moving|rescheduled?|postponed?|pushed|extended|delayed|brought forward|"
+    r"changed?|switch(?:ed)?|slipped|slid|shifted|bumped|raised|cut|increased|reduced|"
+    r"lowered|updated?|revised?|corrected|correction|replaced|instead|no longer|anymore|"
+    r"any more|refixed|went up|went down|rose|fell|dropped|upped|(?:is|are|was|will be)\s+now|"
+    r"now\s+(?:due|on|at|in|costs?|covers|is|are|takes|happens|starts|runs|meets|only|\d)|"
+    r"new\s+(?:date|deadline|time|price|budget|venue|location|slot|day|start|rate)|"
+    r"changed (?:our|my) minds?)\b|\bnow\s*$",
+    re.I,
+)
 _SKIP_RE = re.compile(
     r"^\s*(?:if|what if|suppose|imagine|when|whether|unless|in case|maybe|perhaps|hopefully)\b|"
     r"\b(?:used to|would|could|might|should|wish|hope to|hoping to|want to|wants to|wanted to|"
@@ -238,6 +251,7 @@ class _Ctx:
     person: str | None = None
     work: bool = False
     marked: bool = False
+    thing_marked: bool = False  # the clause announces a change to a thing (`_THING_CHANGE_RE`)
     episodic: bool = False
     subject: str | None = None  # the subject phrase the clause inherits
     line: str = ""
@@ -483,7 +497,8 @@ def _thing(phrase: str, ctx: _Ctx) -> tuple[str | None, str | None]:
             if owner:
                 key = ctx.seg.first if owner.group(1) != "your" else ctx.seg.you
                 return key, head
-            key = ctx.topic or m.group("head").split()[-1]
+            by_subject = ctx.seg.topic if ctx.seg.kind != "text" else None
+            key = by_subject or ctx.topic or m.group("head").split()[-1]
         return key, head
     key = np_key(low)
     return (key or None), None
@@ -521,7 +536,8 @@ def _mk(subject: str | None, attribute: str, value: str | None, ctx: _Ctx, *,
         kind: str = "") -> list[Claim]:
     if not subject or not value:
         return []
-    return [Claim(subject, attribute, value, negated, category, numbers, ctx.marked,
+    base = ctx.thing_marked if kind == "thing" else ctx.marked
+    return [Claim(subject, attribute, value, negated, category, numbers, base,
                   kind or _kind(subject))]
 
 
@@ -1187,7 +1203,7 @@ def _thing_is(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     verb = (m.groupdict().get("verb") or "").lower()
     if "due" in verb or re.search(r"\b(?:close|closes|ends|end|expires?)\b", verb):
         head = "when"
-    marked = ctx.marked or bool(re.search(r"\b(?:now|moved|changed|pushed|rescheduled|"
+    marked = ctx.thing_marked or bool(re.search(r"\b(?:now|moved|changed|pushed|rescheduled|"
                                           r"postponed|extended|slipped|shifted|new)\b", verb))
     prefer = "where" if (m.groupdict().get("prep") or "").lower() in {"in", "at"} else ""
     return _thing_value(key, head, m.group("val"), ctx, marked=marked, prefer=prefer)
@@ -1236,12 +1252,12 @@ def _generic_set(owner: str | None, slot: str, raw: str, ctx: _Ctx) -> list[Clai
 
 def _due(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     key, _ = _thing(m.group("np"), ctx)
-    return _thing_value(key, "when", m.group("val"), ctx, marked=ctx.marked)
+    return _thing_value(key, "when", m.group("val"), ctx, marked=ctx.thing_marked)
 
 
 def _budget_for(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     key, _ = _thing(m.group("np"), ctx)
-    return _thing_value(key, "budget", m.group("val"), ctx, marked=ctx.marked)
+    return _thing_value(key, "budget", m.group("val"), ctx, marked=ctx.thing_marked)
 
 
 def _costs(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
@@ -1249,7 +1265,7 @@ def _costs(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     if _is_person_phrase(np_raw, ctx):
         return []
     key, head = _thing(np_raw, ctx)
-    return _thing_value(key, head or "price", m.group("val"), ctx, marked=ctx.marked)
+    return _thing_value(key, head or "price", m.group("val"), ctx, marked=ctx.thing_marked)
 
 
 def _bought_for(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
@@ -1268,12 +1284,12 @@ def _scheduled(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     key = np_key(phrase)
     if not key:
         return []
-    return _thing_value(key, "when", m.group("val"), ctx, marked=ctx.marked)
+    return _thing_value(key, "when", m.group("val"), ctx, marked=ctx.thing_marked)
 
 
 def _held_in(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     key = np_key(m.group("np"))
-    return _thing_value(key or None, None, m.group("val"), ctx, marked=ctx.marked,
+    return _thing_value(key or None, None, m.group("val"), ctx, marked=ctx.thing_marked,
                         prefer="where")
 
 
@@ -1323,7 +1339,10 @@ def _generic(clause: str, ctx: _Ctx) -> list[Claim]:
         attr = "is:" + " ".join(stem(w) for w in attr_words)
         slot = V.slot_name(" ".join(attr_words))
         cat = _category(value, raw)
-        out += _mk(subj, attr, value, ctx, negated=bool(m.group("neg")), category=cat)
+        # an email reports ("your balance is …"); a person declares ("my rent is …")
+        report = "thing" if ctx.seg.kind != "text" else ""
+        out += _mk(subj, attr, value, ctx, negated=bool(m.group("neg")), category=cat,
+                   kind=report)
         if subj == "the":
             continue
         if slot == "phone" and V.phone_value(raw):
@@ -1342,7 +1361,7 @@ def _generic(clause: str, ctx: _Ctx) -> list[Claim]:
             money = V.money_value(raw) or V.bare_amount(raw.split(" a ")[0])
             if money and cat == "number":
                 out += _mk(subj, f"amount:{' '.join(stem(w) for w in attr_words)}", money, ctx,
-                           kind="thing")
+                           kind=report)
     return out
 
 
@@ -1780,11 +1799,11 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
     ("budget", _rx(r"\b(?:we|i)\s+(?:have|got|set|agreed)\s+(?:a|an)\s+(?:overall\s+|total\s+)?"
                    r"budget\s+of\s+(?P<val>(?:[^,;]|,(?=\d{3}))+?)\s+for\s+(?P<np>[^,;]+)"),
      lambda m, c: _thing_value(_thing(m.group("np"), c)[0], "budget", m.group("val"), c,
-                               marked=c.marked)),
+                               marked=c.thing_marked)),
     ("budget", _rx(r"\b(?:we|i)\s+(?:can|could)\s+(?:only\s+|now\s+)?spend\s+(?P<val>(?:[^,;]|,(?=\d{3}))+?)\s+on\s+"
                    r"(?P<np>[^,;]+)"),
      lambda m, c: _thing_value(_thing(m.group("np"), c)[0], "budget", m.group("val"), c,
-                               marked=True)),
+                               marked=c.thing_marked)),
     ("costs", _rx(r"(?P<np>\b(?:the|my|our|this|that)\s+[\w'’ -]+?|\bit|\bthat|\bthis)\s+"
                   r"(?:costs?|costed|is priced at|sells for|goes for|came to|comes to|was|is)\s+"
                   r"(?:now\s+|only\s+|just\s+|about\s+|around\s+)?(?P<val>(?:[$€£]\s?\d[^,;]*|\d[\d,.]*"
@@ -1973,6 +1992,7 @@ def _gate_open(name: str, low: str) -> bool:
 
 
 def _clause_claims(clause: str, ctx: _Ctx) -> list[Claim]:
+    ctx.thing_marked = bool(_THING_CHANGE_RE.search(clause))
     out: list[Claim] = []
     open_: dict[str, bool] = {}
     low = clause.lower()
@@ -1994,11 +2014,15 @@ def _clause_claims(clause: str, ctx: _Ctx) -> list[Claim]:
             thing = re.match(r"^\s*(?:the|my|our|this)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+"
                              r"(?:is|are|was|covers|cover|has|have|holds|seats|takes|needs)\b",
                              clause, re.I)
+            kind = ""
             if subj is None and thing is not None:
-                subj = np_key(thing.group(1)) or None
+                subj, kind = np_key(thing.group(1)) or None, "thing"
+            if (ctx.subject or "").lower() in {"it", "this", "that"} or ctx.seg.kind != "text":
+                kind = "thing"  # a thing's numbers, or an email's report of them
             numeric = _numeric_claim(clause, subj)
             if numeric is not None:
-                out.append(replace(numeric, marked=ctx.marked, kind=_kind(numeric.subject)))
+                out.append(replace(numeric, marked=ctx.thing_marked if kind else ctx.marked,
+                                   kind=kind or _kind(numeric.subject)))
     return out
 
 

@@ -12,12 +12,13 @@ when they are about the same subject and the same attribute (slot) and:
 - a count, a rate or a numeric template with other numbers ("two kids" / "our third child").
 
 Things are the same subject when their keys name the same thing ("budget draft" / "quarterly
-budget draft"; "yoga" / "yoga class"), never "budget draft" / "design review". A thing named
-only by instance nouns ("the meeting", "the invoice", "it" with no antecedent) may be another
-occurrence next time, so its claims conflict only when one statement announces a change ("the
-meeting was moved to Friday"). Generic "my X is Y" values conflict only when both are names,
-dates, numbers, roles ("a doctor") or colours: "my boss is nice" and "my boss is demanding"
-are compatible.
+budget draft"; "yoga" / "yoga class"), never "budget draft" / "design review". The same kind
+of sentence about a thing recurs ("The deadline is 12 May", "It is 400 EUR", "The team sync is
+at 10:00" in every such email), so claims about things (times, prices, budgets, places of
+events and objects) conflict only when one of the statements announces a change ("was moved
+to", "is now due", "instead", "a new date"). Generic "my X is Y" values conflict only when
+both are names, dates, numbers, roles ("a doctor") or colours: "my boss is nice" and "my boss
+is demanding" are compatible.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .claim_values import EXCLUSIVE_TOOL_KINDS
-from .claims import HAVING, POLAR, Claim, _subject_match, claims, is_instance
+from .claims import HAVING, POLAR, Claim, _subject_match, claims
 
 #: slots whose value is a number: any other number conflicts
 _NUMERIC = frozenset({"children", "sons", "daughters", "grandchildren", "age", "phone"})
@@ -98,9 +99,7 @@ def conflict(a: Claim, b: Claim) -> bool:
                     and other.value not in ("", "0"))
         if not (_same_generic(a.attribute, b.attribute)):
             return False
-    if "thing" in (a.kind, b.kind) and not (a.marked or b.marked) and (
-        is_instance(a.subject) or is_instance(b.subject)
-    ):
+    if "thing" in (a.kind, b.kind) and not (a.marked or b.marked):
         return False
     if a.attribute in POLAR:
         return a.negated != b.negated and same_value(a.value, b.value)

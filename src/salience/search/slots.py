@@ -1,0 +1,101 @@
+"""Newer wins among the same slot (issue 14 item 2), as pure functions over candidates.
+
+Two memories that make claims on one slot with different values ("I live in Lisbon" / "Home
+is Berlin now") cannot both be current, whether or not a supersession was recorded (the
+contradiction gate may never have compared them, or they came from different imports). Among
+the candidates of one search, `stale_ids` marks every such memory that a newer one
+contradicts; `newest_first` moves each stale hit just below the memory that replaces it and
+says `stale` in its explanation. The claims and the conflict test are the heuristic engine's
+(`salience.llm.heuristic.claims` / `.contradiction`): offline, deterministic, cached per text.
+
+"Newer" is when the statement was made: `occurred_at` (an email's date, an imported turn's
+time) else `created_at`. An episode or a reflection is read without its title line (a title
+such as "Spotify: listening, music" is not a speaker): its body quotes what the user said, so
+an episode built from a statement that was later replaced is stale too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from ..llm.heuristic.claims import Claim, claims
+from ..llm.heuristic.contradiction import conflict
+from ..models import Memory, MemoryType, SearchHit
+
+ClaimsFn = Callable[[str], Sequence[Claim]]
+
+#: explanation key of a hit a newer candidate contradicts (1.0)
+STALE = "stale"
+
+
+_DERIVED = frozenset({MemoryType.EPISODE, MemoryType.REFLECTION})
+
+
+def statement_text(memory: Memory) -> str:
+    """The text whose claims a memory makes: its content; an episode's or a reflection's
+    without the title line."""
+    if memory.memory_type in _DERIVED:
+        title, _, body = memory.content.partition("\n")
+        return body.strip() or title
+    return memory.content
+
+
+def stated_at(memory: Memory) -> datetime | None:
+    """When `memory`'s statement was made: `occurred_at`, else `created_at`."""
+    return memory.occurred_at or memory.created_at
+
+
+def stated_before(a: Memory, b: Memory) -> bool:
+    """Whether `a` was stated strictly before `b` (False when either time is unknown)."""
+    ta, tb = stated_at(a), stated_at(b)
+    return ta is not None and tb is not None and ta < tb
+
+
+def stale_ids(memories: Sequence[Memory], *, claims_fn: ClaimsFn = claims) -> dict[str, str]:
+    """{id of a stale memory: id of the newest memory among `memories` that contradicts it}.
+
+    A memory is stale when a memory stated after it makes a claim on the same subject and slot
+    with another value (or denies its value). Memories stated at the same instant, or without
+    a time, never make each other stale. Claims are read from the content (who speaks and an
+    email's sender are there, not in the summary)."""
+    items = [(m, stated_at(m), claims_fn(statement_text(m))) for m in memories]
+    items = [it for it in items if it[1] is not None and it[2]]
+    items.sort(key=lambda it: it[1])  # type: ignore[arg-type, return-value]
+    out: dict[str, str] = {}
+    for i, (old, t_old, c_old) in enumerate(items):
+        for new, t_new, c_new in reversed(items[i + 1:]):  # newest first
+            if t_new is None or t_old is None or not t_new > t_old:
+                break
+            if any(conflict(a, b) for a in c_new for b in c_old):
+                out[old.id] = new.id
+                break
+    return out
+
+
+def newest_first(hits: Sequence[SearchHit], stale: Mapping[str, str]) -> list[SearchHit]:
+    """`hits` with each stale hit moved just below the hit that replaces it (when that one is
+    in the list; otherwise it keeps its place) and `stale` = 1.0 in its explanation. Scores
+    stay monotone: a moved hit takes a score just under its replacement's."""
+    out = list(hits)
+    for hit in list(out):
+        newer_id = stale.get(hit.memory.id)
+        if newer_id is None:
+            continue
+        pos = next(k for k, h in enumerate(out) if h is hit)
+        marked = replace(hit, explanation={**hit.explanation, STALE: 1.0})
+        newer_pos = next((k for k, h in enumerate(out) if h.memory.id == newer_id), None)
+        if newer_pos is None or newer_pos < pos:
+            out[pos] = marked
+            continue
+        del out[pos]
+        newer_pos -= 1
+        top = out[newer_pos].score
+        nxt = out[newer_pos + 1].score if newer_pos + 1 < len(out) else None
+        score = (top + nxt) / 2 if nxt is not None else top - max(abs(top) * 1e-6, 1e-9)
+        out.insert(newer_pos + 1, replace(marked, score=score))
+    return out
+
+
+__all__ = ["STALE", "newest_first", "stale_ids", "stated_at", "stated_before", "statement_text"]

@@ -1,0 +1,61 @@
+"""`Mind.add(..., check_contradictions=True)` (the default) runs the triaged paths' check
+(`Ingestor.commit_checked` → `_contradictions`): what a new memory contradicts is superseded,
+never deleted; `add_many` bulk loads skip it unless asked. Real SQLite, real MiniLM."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from salience import Mind
+from salience.clock import FrozenClock
+from salience.config import Config
+from salience.embed import OnnxEmbedder
+from salience.models import MemoryFilter
+
+
+@pytest.fixture(scope="module")
+def minilm() -> OnnxEmbedder:
+    return OnnxEmbedder.minilm()
+
+
+@pytest.fixture
+def mind(tmp_path: Path, minilm: OnnxEmbedder) -> Mind:
+    clock = FrozenClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
+    m = Mind.open(tmp_path / "m.db", config=Config(home=tmp_path, embedder="minilm"),
+                  embedder=minilm, clock=clock)
+    yield m
+    m.close()
+
+
+def test_add_supersedes_what_it_contradicts(mind: Mind) -> None:
+    old = mind.add("I live in Lisbon.")
+    mind.clock.advance(timedelta(days=20))  # type: ignore[attr-defined]
+    new = mind.add("I moved to Berlin.")
+    assert mind.get(old).superseded_by == new  # kept, as history
+    assert [m.id for m in mind.history(new)] == [old, new]
+    assert old not in {m.id for m in mind.list()}
+
+
+def test_add_leaves_compatible_memories_alone(mind: Mind) -> None:
+    a = mind.add("I live in Lisbon.")
+    b = mind.add("My sister lives in Porto.")
+    c = mind.add("I love Portuguese food.")
+    assert {m.id for m in mind.list()} == {a, b, c}
+
+
+def test_add_can_skip_the_check(mind: Mind) -> None:
+    old = mind.add("I live in Lisbon.")
+    mind.add("I moved to Berlin.", check_contradictions=False)
+    assert mind.get(old).superseded_by is None
+
+
+def test_add_many_checks_only_when_asked(mind: Mind) -> None:
+    old, _ = mind.add_many(["I work at Siemens.", "I started a new job at Stripe."])
+    assert mind.get(old).superseded_by is None
+    first, second = mind.add_many(["I'm vegetarian.", "I started eating meat again."],
+                                  check_contradictions=True)
+    assert mind.get(first).superseded_by == second
+    assert mind.count(MemoryFilter(include_superseded=True)) == 4

@@ -1,0 +1,90 @@
+"""Newer wins among the same slot (issue 14 item 2): `stale_ids` and `newest_first` are pure
+functions over candidate memories and hits."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from salience.models import Memory, SearchHit
+from salience.search.slots import STALE, newest_first, stale_ids, stated_before
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def mem(mid: str, text: str, days: float, *, occurred: float | None = None) -> Memory:
+    """A memory created `days` after T0 (stated `occurred` days after T0 when given)."""
+    return Memory(
+        content=f"User: {text}\nAssistant: Noted.", id=mid,
+        created_at=T0 + timedelta(days=days),
+        occurred_at=T0 + timedelta(days=occurred) if occurred is not None else None,
+    )
+
+
+def test_the_older_of_two_values_in_one_slot_is_stale() -> None:
+    lisbon = mem("a", "I live in Lisbon.", 0)
+    berlin = mem("b", "Home is Berlin now.", 30)
+    sushi = mem("c", "I love sushi.", 10)
+    assert stale_ids([berlin, sushi, lisbon]) == {"a": "b"}
+
+
+def test_every_older_value_points_at_the_newest() -> None:
+    ms = [mem("a", "I work at Siemens.", 0), mem("b", "I started a new job at Stripe.", 20),
+          mem("c", "I accepted a job offer at Spotify!", 40)]
+    assert stale_ids(ms) == {"a": "c", "b": "c"}
+
+
+def test_agreeing_or_unrelated_memories_are_not_stale() -> None:
+    ms = [mem("a", "I live in Berlin.", 0), mem("b", "I moved to Berlin in 2019.", 5),
+          mem("c", "My sister lives in Munich.", 9), mem("d", "I live in Berlin, Germany.", 12),
+          mem("e", "The grant report is due 12 May.", 13),
+          mem("f", "The ethics form is due 20 May.", 14)]
+    assert stale_ids(ms) == {}
+
+
+def test_newer_means_stated_later_not_saved_later() -> None:
+    # imported out of order: the Berlin email was written first, saved last
+    berlin = mem("b", "Home is Berlin now.", 40, occurred=1)
+    lisbon = mem("a", "I live in Lisbon.", 0, occurred=20)
+    assert stale_ids([berlin, lisbon]) == {"b": "a"}
+    assert stated_before(berlin, lisbon) and not stated_before(lisbon, berlin)
+
+
+def test_statements_of_the_same_instant_never_make_each_other_stale() -> None:
+    assert stale_ids([mem("a", "I live in Lisbon.", 3), mem("b", "I live in Berlin.", 3)]) == {}
+
+
+def hit(m: Memory, score: float) -> SearchHit:
+    return SearchHit(memory=m, score=score, explanation={"rrf": score})
+
+
+def test_a_stale_hit_moves_below_its_replacement_and_says_so() -> None:
+    lisbon, berlin = mem("a", "I live in Lisbon.", 0), mem("b", "Home is Berlin now.", 30)
+    other = mem("c", "I love sushi.", 10)
+    hits = [hit(lisbon, 0.9), hit(other, 0.7), hit(berlin, 0.5)]
+    out = newest_first(hits, stale_ids([h.memory for h in hits]))
+    assert [h.memory.id for h in out] == ["c", "b", "a"]
+    assert out[2].explanation[STALE] == 1.0 and STALE not in out[1].explanation
+    assert [h.score for h in out] == sorted((h.score for h in out), reverse=True)
+
+
+def test_a_stale_hit_whose_replacement_is_absent_keeps_its_place() -> None:
+    lisbon, sushi = mem("a", "I live in Lisbon.", 0), mem("c", "I love sushi.", 10)
+    out = newest_first([hit(lisbon, 0.9), hit(sushi, 0.7)], {"a": "gone"})
+    assert [h.memory.id for h in out] == ["a", "c"] and out[0].explanation[STALE] == 1.0
+
+
+def test_no_stale_hits_leave_the_list_as_it_was() -> None:
+    hits = [hit(mem("a", "I live in Lisbon.", 0), 0.9), hit(mem("c", "I love sushi.", 1), 0.7)]
+    assert newest_first(hits, {}) == hits
+
+
+def test_an_episode_quoting_a_replaced_statement_is_stale() -> None:
+    from salience.models import MemoryType
+
+    episode = Memory(
+        content="Spotify: listening, music\n\n(2 March) I listen to music on Spotify. "
+                "Been listening to a lot of lo-fi beats lately.",
+        id="e", memory_type=MemoryType.EPISODE, created_at=T0 + timedelta(days=1),
+    )
+    switched = mem("n", "I cancelled Spotify and use Apple Music now.", 20)
+    assert stale_ids([episode, switched]) == {"e": "n"}
