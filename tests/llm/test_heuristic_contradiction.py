@@ -297,3 +297,20 @@ def test_the_pattern_gates_change_no_result() -> None:
     finally:
         C._GATES = saved
     assert gated == plain
+
+
+def test_the_llm_contradiction_answer_carries_claims() -> None:
+    """The LLM path's schema (prompts.py): the new memory's claims, then verdicts naming the
+    shared slot; answers without claims (older models, fakes) still validate."""
+    from salience.llm import prompts as P
+
+    a = P.ContradictionAnswer.model_validate({
+        "claims": [{"subject": "user", "attribute": "lives_in", "value": "Berlin"}],
+        "verdicts": [{"id": 1, "verdict": "contradicts", "subject": "user",
+                      "attribute": "lives_in"}],
+    })
+    assert a.claims[0].attribute == "lives_in" and not a.claims[0].negated
+    assert a.verdicts[0].verdict == "CONTRADICTS" and a.verdicts[0].attribute == "lives_in"
+    assert P.ContradictionAnswer.model_validate({"verdicts": []}).claims == []
+    user = P.contradiction_prompt("Home is Berlin now.", ["I live in Lisbon."]).user
+    assert "lives_in" in user and '"claims"' in user and "same subject and attribute" in user

@@ -188,23 +188,57 @@ Answer as {{"entities": [...]}}.
 # -- contradiction ----------------------------------------------------------------------------
 
 
+#: slots a claim fills (the heuristic engine's attributes, named for a model)
+CLAIM_ATTRIBUTES = (
+    "lives_in", "works_at", "job", "manager", "partner", "relationship_status", "diet",
+    "children_count", "pets", "phone", "email", "age", "schedule", "deadline", "date", "price",
+    "budget", "amount", "favourite", "likes", "habit", "uses", "decision", "location",
+)
+
+
+class ClaimItem(Answer):
+    """One claim: a subject ("user", a person's name, "user's sister", a thing such as
+    "quarterly budget draft"), an attribute (`CLAIM_ATTRIBUTES` or a short phrase), a value."""
+
+    subject: str = Field(min_length=1)
+    attribute: str = Field(min_length=1)
+    value: str = ""
+    negated: bool = False
+
+
 class ContradictionVerdict(Answer):
     id: int = Field(ge=1)
     verdict: Literal["CONTRADICTS", "COMPATIBLE"]
+    subject: str = ""  # when CONTRADICTS: the subject and attribute both memories claim
+    attribute: str = ""
 
     _verdict = field_validator("verdict", mode="before")(_upper)
 
 
 class ContradictionAnswer(Answer):
+    claims: list[ClaimItem] = Field(default_factory=list)  # the new memory's claims, first
     verdicts: list[ContradictionVerdict]
 
 
 def contradiction_prompt(new: str, candidates: Sequence[str]) -> Prompt:
-    """Design A's check: for each numbered candidate, CONTRADICTS or COMPATIBLE?"""
-    user = f"""A new memory is about to be saved. For each existing memory below, decide whether the new
-memory CONTRADICTS it (both cannot be true now: a changed preference, a new home or job, a
-corrected date or number, a negation) or is COMPATIBLE with it (different subject or
-attribute, more detail, or both can be true).
+    """Design A's check, by claims (issue 14): list the new memory's claims, then for each
+    numbered candidate, CONTRADICTS or COMPATIBLE?"""
+    user = f"""A new memory is about to be saved. First list the claims it makes: each claim has a subject
+(the speaker "user" — or the person named in a "Name:" line or an email's From — another named
+person, "user's sister", or a thing such as "quarterly budget draft"), an attribute (one of
+{", ".join(CLAIM_ATTRIBUTES)}, or a short phrase) and a value; "negated" is true for "no
+longer", "not ... anymore", "left", "stopped". Resolve "it", "she", "the deadline" to what they
+refer to; a claim whose subject cannot be resolved is left out. Lines of the assistant make no
+claims.
+
+Then, for each existing memory below, decide whether the new memory CONTRADICTS it: both make
+a claim on the same subject and attribute with different values, or one denies the other's
+value (a new home or job, a changed preference, a moved date, a corrected number, "switched
+from X to Y"). Otherwise it is COMPATIBLE: another subject (the budget draft's deadline is not
+the design review's; "it is 400 EUR" about an invoice is not "it is 1200 EUR" about a laptop),
+another attribute, more detail, or both can be true. For a thing's time, price or place, only
+a statement that announces a change ("moved to", "is now", "instead") contradicts. For each
+CONTRADICTS, name the shared subject and attribute.
 
 <text>
 {clip(new, MAX_TEXT_CHARS)}
@@ -212,7 +246,7 @@ attribute, more detail, or both can be true).
 
 {numbered(candidates, "candidate")}
 
-Answer as {{"verdicts": [{{"id": 1, "verdict": "CONTRADICTS" or "COMPATIBLE"}}, ...]}} with one entry per candidate id."""
+Answer as {{"claims": [{{"subject": "user", "attribute": "lives_in", "value": "Berlin", "negated": false}}, ...], "verdicts": [{{"id": 1, "verdict": "CONTRADICTS" or "COMPATIBLE", "subject": "...", "attribute": "..."}}, ...]}} with one verdict per candidate id."""
     return Prompt(SYSTEM, user)
 
 
