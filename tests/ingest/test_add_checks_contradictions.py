@@ -59,3 +59,29 @@ def test_add_many_checks_only_when_asked(mind: Mind) -> None:
                                   check_contradictions=True)
     assert mind.get(first).superseded_by == second
     assert mind.count(MemoryFilter(include_superseded=True)) == 4
+
+
+def test_the_replaced_statement_is_found_even_when_it_is_not_a_near_neighbour(
+    mind: Mind, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Lisbon news sits nearer to other Lisbon memories than to "I live in Leeds": the
+    full-text search on the new memory's slot ("live", "moved", "home", …) brings it in."""
+    from salience.ingest import pipeline
+
+    leeds = mind.add("I live in Leeds, in a terraced house in Headingley with my partner Tom.")
+    mind.add_many([
+        "I found a flat near São Bento in Lisbon, two bedrooms and lots of light.",
+        "Biscuit is coming to Portugal with me; the vet sorted his pet passport.",
+        "The trams in Lisbon are lovely, the 28 goes right past the flat.",
+        "I've started Portuguese lessons with an online tutor called Rita.",
+        "Packing the boxes for Portugal this weekend, the movers come on Monday.",
+    ])
+    news = "Olá from Portugal! The move is done and I now live in Lisbon, in the São Bento flat."
+    monkeypatch.setattr(pipeline, "SLOT_CANDIDATES", 0)
+    first = mind.add(news, check_contradictions=True)
+    missed = mind.get(leeds).superseded_by is None  # the neighbours alone
+    mind.update(first, superseded_by=leeds)  # set the first try aside
+    monkeypatch.setattr(pipeline, "SLOT_CANDIDATES", 8)
+    second = mind.add(news + " Boxes everywhere.")
+    assert missed
+    assert mind.get(leeds).superseded_by == second

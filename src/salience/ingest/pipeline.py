@@ -19,7 +19,7 @@ from ..errors import InvalidInput
 from ..graph.extract import prepare as graph_records
 from ..models import Importance, Memory, MemoryType, Source, check_text, content_hash, new_id
 from ..models import validate_memory as _validate
-from ..search.slots import stated_before
+from ..search.slots import slot_terms, stated_before
 from ..store.ingest import HarvestMark, IngestBatch, IngestCommit, MindEvent, QueueItem, QueueName
 from . import rules
 from .chunking import chunk_text
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 Embed = Callable[[list[str]], "np.ndarray"]
 _CLIP = 500
+#: memories a full-text search on the new memory's slots adds to the contradiction check
+SLOT_CANDIDATES = 8
 
 
 class Ingestor:
@@ -317,7 +319,11 @@ class Ingestor:
         The brain reads the memories' content, not their summaries: who speaks ("Caroline:"),
         an email's sender and subject are in the content only. When the new memory states
         something older than the memory it contradicts (an mbox imported out of order), the
-        newer statement wins: the new memory is the one superseded."""
+        newer statement wins: the new memory is the one superseded.
+
+        Besides design A's close neighbours, the memories a full-text search finds for the
+        slots the new memory makes claims on are checked (`_slot_candidates`): the statement a
+        memory replaces is often not among its nearest embeddings."""
         close = rules.contradiction_candidates(
             [(m.id, s) for m, s in neighbours if m.content_hash != head.content_hash],
             max_distance=mind_threshold(  # calibrated to the mind's embedder (issue 14)
@@ -326,10 +332,10 @@ class Ingestor:
             ),
             limit=self.config.contradiction_candidates,
         )
-        if not close:
-            return
         olds = {m.id: m for m, _ in neighbours}
-        cands = [olds[i] for i in close]
+        cands = [olds[i] for i in close] + self._slot_candidates(head, skip=set(close))
+        if not cands:
+            return
         hits = self.brain.contradicts(head.content, [m.content for m in cands])
         shifted: list[str] = []
         for pos in sorted(set(hits)):
@@ -353,6 +359,17 @@ class Ingestor:
             ids = list(dict.fromkeys([*prev.get("memory_ids", []), *shifted]))
             since = prev.get("since") or (batch.now or self.clock.now()).isoformat()
             batch.meta[RECONSOLIDATE_KEY] = json.dumps({"since": since, "memory_ids": ids})
+
+    def _slot_candidates(self, head: Memory, *, skip: set[str]) -> list[Memory]:
+        """Live memories that a full-text search on the new memory's slot terms finds
+        (`salience.search.slots.slot_terms`; at most `SLOT_CANDIDATES`), profiles left out."""
+        terms = slot_terms(head.content)
+        if not terms:
+            return []
+        found = self.store.search_text(terms, limit=SLOT_CANDIDATES)
+        ids = [c.id for c in found if c.id not in skip and c.id != head.id]
+        return [m for m in self.store.get_many(ids) if m.content_hash != head.content_hash
+                and m.memory_type is not MemoryType.IDENTITY]
 
     def _commit(self, batch: IngestBatch) -> IngestCommit | None:
         """The one write of every path: the batch with the graph records its memories state

@@ -53,6 +53,54 @@ def stated_before(a: Memory, b: Memory) -> bool:
     return ta is not None and tb is not None and ta < tb
 
 
+#: words a statement on each slot usually holds, for the full-text search of `slot_terms`
+_SLOT_WORDS: dict[str, tuple[str, ...]] = {
+    "residence": ("live", "lives", "living", "moved", "home", "based", "reside"),
+    "employer": ("work", "works", "working", "job", "employed", "joined", "company"),
+    "job": ("work", "job", "role", "title"),
+    "manager": ("manager", "boss", "report", "lead", "supervisor", "manages"),
+    "partner": ("girlfriend", "boyfriend", "partner", "wife", "husband", "dating", "fiance"),
+    "status": ("single", "married", "engaged", "divorced", "relationship", "dating",
+               "girlfriend", "boyfriend", "partner"),
+    "diet": ("vegetarian", "vegan", "pescatarian", "meat", "diet", "keto"),
+    "children": ("kids", "children", "child", "son", "daughter", "baby"),
+    "sons": ("sons", "son", "boys", "kids"), "daughters": ("daughters", "daughter", "girls"),
+    "phone": ("phone", "number", "mobile"), "email": ("email", "address"),
+    "age": ("old", "age", "turned"), "salary": ("salary", "earn", "paid"),
+    "studies": ("study", "studying", "degree"), "school": ("school",),
+    "car": ("drive", "car"), "bank": ("bank",),
+}
+_VALUE_SLOTS = frozenset({"like", "habit", "use", "own", "choose", "*", "*have", "go", "trait"})
+
+
+def slot_terms(text: str, *, claims_fn: ClaimsFn = claims) -> list[str]:
+    """Full-text terms that find earlier statements on the slots `text` makes claims on: the
+    slot's usual words ("live", "moved", "home" for a residence), the value of a polar claim
+    or a denial ("vim" for "switched from vim to VS Code"), a thing's own words for a change
+    announced about it ("grant report" for "the grant report deadline was extended").
+
+    The embedding neighbours of a statement need not hold the statement it replaces ("Olá
+    from Portugal! I now live in Lisbon" is nearer to other Lisbon news than to "I live in
+    Leeds"); these terms are the second way in. The claim check decides, precisely."""
+    terms: list[str] = []
+    for c in claims_fn(text):
+        attr = c.attribute.split(":", 1)[0]
+        if c.kind == "thing":
+            if c.marked:
+                terms += [w for w in c.subject.split() if len(w) > 3]
+            continue
+        if attr in _SLOT_WORDS:
+            terms += _SLOT_WORDS[attr]
+        elif attr in _VALUE_SLOTS or attr in ("tool", "pets"):
+            words = c.value.split("@")[0].split() if attr != "pets" else [c.attribute[5:]]
+            terms += [w for w in words if len(w) > 2]
+        elif attr.startswith("favourite"):
+            terms += ["favourite", "favorite", *attr.split()[1:]]
+        if c.subject != "user" and c.kind in ("person", "relation"):
+            terms += [w for w in c.subject.replace("'s", "").split() if len(w) > 2]
+    return list(dict.fromkeys(terms))[:16]
+
+
 def stale_ids(memories: Sequence[Memory], *, claims_fn: ClaimsFn = claims) -> dict[str, str]:
     """{id of a stale memory: id of the newest memory among `memories` that contradicts it}.
 
@@ -98,4 +146,7 @@ def newest_first(hits: Sequence[SearchHit], stale: Mapping[str, str]) -> list[Se
     return out
 
 
-__all__ = ["STALE", "newest_first", "stale_ids", "stated_at", "stated_before", "statement_text"]
+__all__ = [
+    "STALE", "newest_first", "slot_terms", "stale_ids", "stated_at", "stated_before",
+    "statement_text",
+]

@@ -185,6 +185,14 @@ _PAST_EVENT = re.compile(
     r"lived|worked|stayed|booked|ordered|lost|won|scored|finished|sold)\b",
     re.I,
 )
+#: a clause whose first verb is in the past tense tells an event ("Signed up for a 21 km race"),
+#: not a standing number: no numeric template
+_PAST_VERB = re.compile(
+    r"^\s*(?:(?:i|we|he|she|they|it|you|my\s+\w+|our\s+\w+|(?-i:[A-Z]\w+))\s+)?"
+    r"(?:(?:just|also|recently|finally|then|already|never|once)\s+)*"
+    r"(?!need|feed|speed|seed|weed|bleed|breed|exceed|succeed|proceed)[a-z]{2,}ed\b",
+    re.I,
+)
 _EPISODIC = re.compile(
     "|".join(rf"\b{re.escape(p)}\b" for p in sorted(EPISODIC_TIME, key=len, reverse=True))
     + r"|\b(?:tomorrow|last (?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|"
@@ -658,7 +666,7 @@ def _job(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     toks = value.split()
     if toks and toks[-1] in _PARENT_WORDS:
         return _mk(_subj(m, ctx), "children", "0", ctx, negated=True)
-    if m.groupdict().get("strict") and not (
+    if m.groupdict().get("strict") is not None and not (
         any(t in PROFESSIONS or t in _TITLE_WORDS for t in toks)
         or re.search(rf"\b(?:{_PROF})\b", value)
     ):
@@ -2009,7 +2017,9 @@ def _clause_claims(clause: str, ctx: _Ctx) -> list[Claim]:
                 continue
     if not ctx.episodic:
         out.extend(_generic(clause, ctx))
-        if not _PAST_EVENT.search(clause) and not TIME_RE.search(clause):
+        if not _PAST_EVENT.search(clause) and not TIME_RE.search(clause) and not _PAST_VERB.match(
+            clause
+        ):
             subj = _resolve(ctx.subject, ctx) if ctx.subject else None
             thing = re.match(r"^\s*(?:the|my|our|this)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+"
                              r"(?:is|are|was|covers|cover|has|have|holds|seats|takes|needs)\b",
