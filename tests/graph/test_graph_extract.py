@@ -53,6 +53,13 @@ def test_statements_know_who_says_what():
         ("Anna works at Google.", {("Anna", "works_at", "Google", False)}),
         ("Caroline: I moved to Sweden.", {("Caroline", "lives_in", "Sweden", False)}),
         ("My favourite food is sushi.", {(USER, "favourite", "sushi", False)}),
+        ("I report to Priya.", {(USER, "reports_to", "Priya", False)}),
+        ("I am dating Alex.", {(USER, "family_of", "Alex", False)}),
+        ("I use Notion for notes.", {(USER, "uses", "Notion", False)}),
+        (
+            "I switched from vim to VS Code.",
+            {(USER, "*", "vim", True), (USER, "uses", "VS Code", False)},
+        ),
     ],
 )
 def test_claims_and_appositions_become_facts(text, expected):
@@ -100,20 +107,24 @@ def test_fact_types_satisfy_the_default_ontology():
         onto.check_entity(m.entity_type, {})
 
 
-def test_prepare_links_what_a_memory_mentions():
-    given = Memory(content="Lunch with Sam in Berlin.", entities=["Sam"], created_at=T0)
+def test_a_memory_is_linked_to_what_it_mentions():
+    given = Memory(content="Lunch with Sam in Berlin.", entities=["Zorblat"], created_at=T0)
     empty = Memory(content="Sam is moving to the Lisbon office.", created_at=T0)
     graphs = prepare([given, empty])
-    assert given.entities == ["Sam"]  # given names are kept (no extra mentions added)
-    assert {"Sam", "Lisbon"} <= set(empty.entities)
+    assert given.entities == ["Zorblat"] and empty.entities == []  # records are not changed
+    assert graphs[0].names == ["Zorblat", "Sam", "Berlin"]
+    assert {"Sam", "Lisbon"} <= set(graphs[1].names)
     assert [g.memory_id for g in graphs] == [given.id, empty.id]
     assert graphs[0].valid_from == T0
+    # what Caroline says is about Caroline (and about whom she names)
+    turn = extract(Memory(content="Caroline: Thanks, Melanie! See you.", created_at=T0))
+    assert turn.names == ["Caroline", "Melanie"]
     occurred = datetime(2025, 1, 1, tzinfo=UTC)
     g = extract(Memory(content="I live in Oslo.", created_at=T0, occurred_at=occurred))
     assert g.valid_from == occurred  # valid from the statement's time
     # "my name is Ada": an alias of the speaker, and the memory is linked to the speaker
     ada = extract(Memory(content="My name is Ada.", created_at=T0))
-    assert ada.aliases == ((USER, "Ada"),) and ada.entities == (USER,)
+    assert ada.aliases == ((USER, "Ada"),) and ada.names == [USER]
 
 
 def test_supersession_retires_only_what_the_new_memory_does_not_restate():

@@ -97,6 +97,10 @@ def test_about_works_for_any_mentioned_entity(mind):
     g.add_alias(g.resolve("Sam").id, "Samuel")
     assert {m.id for m in g.about("samuel")} == {turn, saved, added}
     assert g.about("Rex") == []
+    # the records keep the entities they were given; updating one keeps its mentions
+    assert mind.get(added).entities == []
+    mind.update(added, tags=["release"])
+    assert added in {m.id for m in g.about("Priya")}
 
 
 def test_search_feeds_the_contextual_signal(mind, monkeypatch):

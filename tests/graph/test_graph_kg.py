@@ -145,9 +145,9 @@ def test_relink_memories_rebuilds_links(mind):
 
 def test_about_as_of(mind, clock):
     t0 = clock.now()
-    old = mind.add("Maya lives in Porto.", entities=["Maya"])
+    old = mind.add("Maya wrote a poem about Porto.", entities=["Maya"])
     clock.advance(days=2)
-    new = mind.add("Maya lives in Lisbon.", entities=["Maya"])
+    new = mind.add("Maya wrote a poem about Lisbon.", entities=["Maya"])
     clock.advance(days=1)
     mind.update(old, superseded_by=new)
     assert [m.id for m in mind.graph.about("Maya")] == [new]

@@ -91,6 +91,22 @@ def test_mentions_are_typed_and_generic_types_upgraded(store):
     assert store.find_entities(["ada"])[0].name == "User"
 
 
+def test_mention_links_outlive_updates_of_the_memory(store):
+    m = mem("Lunch with Sam and Ada.", entities=["Lunch", "Ada"])
+    store.insert([m], np.stack([vec(0)]))
+    mentions = (Mention("Sam", "person"), Mention("Ada", "person"))
+    store.write_graph([graph(m, mentions=mentions)], now=T0)
+    sam, lunch, ada = (store.find_entities([k])[0] for k in ("sam", "lunch", "ada"))
+    assert sorted(store.memory_entity_ids([m.id])[m.id]) == sorted([sam.id, lunch.id, ada.id])
+    # the record's own entities are replaced on update; what it mentions stays linked
+    m.entities = []
+    store.update([m])
+    assert sorted(store.memory_entity_ids([m.id])[m.id]) == sorted([sam.id, ada.id])
+    assert store.get(m.id).entities == []
+    store.delete([m.id])
+    assert store.entity_memory_links([sam.id]) == []
+
+
 def test_a_new_value_retires_the_old_one_and_restating_changes_nothing(store):
     m1, m2, m3 = mem("I live in Berlin.", 0), mem("I moved to Lisbon.", 10), mem("Lisbon!", 12)
     store.write_graph([graph(m1, lives("Berlin"))], now=at(0))
@@ -116,6 +132,15 @@ def test_negation_ends_the_fact_and_never_creates_entities(store):
     )
     assert open_targets(store) == [] and len(w.retired) == 1
     assert store.find_entities(["atlantis"]) == []
+
+
+def test_a_denied_value_ends_whatever_relation_held_it(store):
+    m1, m2 = mem("I work at Siemens.", 0), mem("I quit Siemens.", 4)
+    works = Fact(USER, "works_at", Mention("Siemens", "organization"), "employer", True)
+    store.write_graph([graph(m1, works)], now=at(0))
+    denial = Fact(USER, "*", Mention("Siemens"), "*", negated=True)
+    assert len(store.write_graph([graph(m2, denial)], now=at(4)).retired) == 1
+    assert open_targets(store, rtype="works_at") == []
 
 
 def test_an_older_statement_imported_later_is_already_over(store):

@@ -308,7 +308,9 @@ class KnowledgeGraph:
     def distances_for_query(
         self, query: str, *, max_depth: int = MAX_DEPTH, as_of: datetime | None = None
     ) -> dict[str, int]:
-        """`memory_distances` anchored on the entities `query` mentions ({} when none)."""
+        """`memory_distances` anchored on the entities `query` mentions ({} when none).
+        Every anchor counts, however common: on LoCoMo, leaving out anchors linked to more than
+        10 % of the mind (the speakers) made `rrf-connected` 0.010 R@10 worse."""
         anchors = self.anchors(query, as_of=as_of)
         if not anchors:
             return {}

@@ -4,11 +4,14 @@ Each backend implements the small `GraphTx` interface over one open transaction;
 runs the rules below inside it, so a memory and its graph records commit together (the ingest
 paths call it from `Store.commit_ingest`; `Store.write_graph` wraps it in its own transaction).
 
-- **Types.** A mention resolves to an existing entity (by name, then alias; case-insensitive) or
-  is created with its type; a generic (`entity`) type is upgraded when the mention knows better;
-  a specific type is never overwritten.
+- **Mentions.** A mention resolves to an existing entity (by name, then alias;
+  case-insensitive) or is created with its type, and is linked to the memory
+  (`memory_entity_links`, kind `mention`: kept when the memory is updated, unlike the links of
+  `Memory.entities`); a generic (`entity`) type is upgraded when the mention knows better; a
+  specific type is never overwritten.
 - **Facts.** A fact already true (the same open relation) is not written twice. A negated fact
-  ends the matching open relation at the statement's time. A functional fact ends the open
+  ends the matching open relation at the statement's time (a negated `*` fact — "switched from
+  vim" — every open relation from its subject to that object). A functional fact ends the open
   relations of its slot that hold another value (valid_to = the new statement's valid_from); if
   a *later* statement of the slot is already stored (an older message imported afterwards), the
   new relation is written already ended at that later statement.
@@ -36,6 +39,7 @@ from .normalize import ParsedName, entity_key, parse_name
 from .records import AUTO_ENTITY_TYPE, Entity, Relation
 
 Slot = tuple[str, str, str]  # (source entity id, relation type, slot)
+ANY_RELATION = "*"  # a negated fact of this type ends every open relation to its object
 
 
 class GraphTx(Protocol):
@@ -51,8 +55,8 @@ class GraphTx(Protocol):
 
     def add_aliases(self, entity_id: str, aliases: Sequence[str]) -> None: ...
 
-    def open_relations(self, source_id: str, relation_type: str) -> list[Relation]:
-        """Relations from `source_id` of `relation_type` with no `valid_to`."""
+    def open_relations(self, source_id: str, relation_type: str | None) -> list[Relation]:
+        """Relations from `source_id` (of `relation_type`; None = any) with no `valid_to`."""
         ...
 
     def memory_relations(self, memory_id: str) -> list[Relation]:
@@ -60,6 +64,10 @@ class GraphTx(Protocol):
         ...
 
     def create_relation(self, relation: Relation) -> None: ...
+
+    def link(self, memory_id: str, entity_id: str) -> None:
+        """Link a memory to an entity it mentions (a link its updates keep)."""
+        ...
 
     def end_relation(self, relation: Relation) -> None:
         """Store the relation's new `valid_to` and properties."""
@@ -154,7 +162,9 @@ class _Writer:
     def write(self, g: MemoryGraph) -> None:
         touched = self.slots.setdefault(g.memory_id, set())
         for m in g.mentions:
-            self.entity(m, when=g.valid_from)
+            e = self.entity(m, when=g.valid_from)
+            if e is not None:
+                self.tx.link(g.memory_id, e.id)
         for who, alias in g.aliases:
             e = self.entity(Mention(who, "person"), when=g.valid_from)
             if e is not None and entity_key(alias) not in {entity_key(a) for a in e.aliases}:
@@ -168,6 +178,10 @@ class _Writer:
         s = self.entity(f.subject, when=when, create=not f.negated)
         o = self.entity(f.obj, when=when, create=not f.negated)
         if s is None or o is None:
+            return
+        if f.relation_type == ANY_RELATION:  # a denial of the value, whatever its slot
+            rels = self.tx.open_relations(s.id, None)
+            self.end([r for r in rels if r.target_id == o.id], when, g.memory_id)
             return
         slot = (s.id, f.relation_type, f.slot)
         touched.add(slot)

@@ -372,9 +372,9 @@ class Ingestor:
                 and m.memory_type is not MemoryType.IDENTITY]
 
     def _commit(self, batch: IngestBatch) -> IngestCommit | None:
-        """The one write of every path: the batch with the graph records its memories state
-        (`salience.graph.extract.prepare` also gives memories without entities the names
-        they mention), in one `commit_ingest` transaction."""
+        """The one write of every path: the batch with the graph records of its memories
+        (what they mention and state, `salience.graph.extract`), in one `commit_ingest`
+        transaction."""
         batch.graph = graph_records(batch.memories)
         return self.store.commit_ingest(batch)
 

@@ -56,7 +56,8 @@ class LayerStore(Protocol):
       (cleared when it is cleared), for time travel (`visible_as_of`);
     - every name in `Memory.entities` is resolved to a knowledge-graph entity (created with type
       `entity` when unknown; see `salience.graph.normalize`) and linked to the memory; links
-      are replaced on update and removed on delete;
+      are replaced on update and removed on delete — except the links the graph write adds for
+      the names a memory mentions (kind `mention`), which its updates keep;
     - `commit_ingest` writes `IngestBatch.graph` (the facts the new memories state) and ends
       the relations its supersessions retire in the same transaction (`write_graph`).
     Times are passed in by the caller (the injected clock); stores never read the wall clock.

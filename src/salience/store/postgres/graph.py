@@ -280,8 +280,9 @@ class _PostgresGraphTx:
     def add_aliases(self, entity_id: str, aliases: Sequence[str]) -> None:
         self.store._add_aliases(self.conn, entity_id, aliases)
 
-    def open_relations(self, source_id: str, relation_type: str) -> list[Relation]:
-        found = self._all(sql.OPEN_RELATIONS_FROM, (source_id, relation_type))
+    def open_relations(self, source_id: str, relation_type: str | None) -> list[Relation]:
+        params = (source_id, relation_type, relation_type)
+        found = self._all(sql.OPEN_RELATIONS_FROM, params)
         return [rows.relation(r) for r in found]
 
     def memory_relations(self, memory_id: str) -> list[Relation]:
@@ -289,6 +290,9 @@ class _PostgresGraphTx:
 
     def create_relation(self, relation: Relation) -> None:
         self.conn.execute(self.store._q(sql.INSERT_RELATION_ROW), _relation_params(relation))
+
+    def link(self, memory_id: str, entity_id: str) -> None:
+        self.conn.execute(self.store._q(sql.INSERT_MENTION_LINK), (entity_id, memory_id))
 
     def end_relation(self, relation: Relation) -> None:
         self.conn.execute(

@@ -637,6 +637,9 @@ MIGRATION_GRAPH_PROVENANCE = (
     "CREATE INDEX kg_relations_open ON {s}.kg_relations (source_id, relation_type) "
     "WHERE valid_to IS NULL",
 )
+MIGRATION_MENTION_LINKS = (
+    "ALTER TABLE {s}.memory_entity_links ADD COLUMN kind text NOT NULL DEFAULT 'entity'",
+)
 LAYERS_LOCK_SUFFIX = ":layers"  # advisory lock key: awareness cap and entity auto-creation
 
 IDENTITY_COLUMNS = (
@@ -762,7 +765,8 @@ UPDATE_RELATION_ROW = (
 # the write path of memory-derived facts (graph.writer): open relations of a slot, all of a memory
 OPEN_RELATIONS_FROM = (
     f"SELECT {RELATION_COLUMNS} FROM {{s}}.kg_relations r WHERE r.source_id = %s "
-    "AND r.relation_type = %s AND r.valid_to IS NULL ORDER BY r.valid_from, r.id"
+    "AND (%s::text IS NULL OR r.relation_type = %s) AND r.valid_to IS NULL "
+    "ORDER BY r.valid_from, r.id"
 )
 RELATIONS_OF_MEMORY = (
     f"SELECT {RELATION_COLUMNS} FROM {{s}}.kg_relations r WHERE r.memory_id = %s "
@@ -789,7 +793,14 @@ MEMORY_ENTITY_IDS = (
 INSERT_LINK = (
     "INSERT INTO {s}.memory_entity_links (pk, entity_id) VALUES (%s, %s) ON CONFLICT DO NOTHING"
 )
-DELETE_LINKS = "DELETE FROM {s}.memory_entity_links WHERE pk = %s"
+# links from `Memory.entities` (kind 'entity') are rebuilt on every update; links the graph
+# write path adds for names a memory mentions (kind 'mention') stay
+DELETE_LINKS = "DELETE FROM {s}.memory_entity_links WHERE pk = %s AND kind = 'entity'"
+INSERT_MENTION_LINK = (
+    "INSERT INTO {s}.memory_entity_links (pk, entity_id, kind) "
+    "SELECT pk, %s, 'mention' FROM {s}.memories WHERE id = %s "
+    "ON CONFLICT (entity_id, pk) DO UPDATE SET kind = 'mention'"
+)
 GRAPH_COUNTS = (
     "SELECT (SELECT count(*) FROM {s}.kg_entities), (SELECT count(*) FROM {s}.kg_relations), "
     "(SELECT count(*) FROM {s}.memory_entity_links), (SELECT count(*) FROM {s}.sessions), "

@@ -242,8 +242,9 @@ class _SQLiteGraphTx:
     def add_aliases(self, entity_id: str, aliases: Sequence[str]) -> None:
         _add_aliases(self.db, entity_id, aliases)
 
-    def open_relations(self, source_id: str, relation_type: str) -> list[Relation]:
-        found = self.db.execute(sql.OPEN_RELATIONS_FROM, (source_id, relation_type)).fetchall()
+    def open_relations(self, source_id: str, relation_type: str | None) -> list[Relation]:
+        params = (source_id, relation_type, relation_type)
+        found = self.db.execute(sql.OPEN_RELATIONS_FROM, params).fetchall()
         return [rows.relation(r) for r in found]
 
     def memory_relations(self, memory_id: str) -> list[Relation]:
@@ -252,6 +253,9 @@ class _SQLiteGraphTx:
 
     def create_relation(self, relation: Relation) -> None:
         self.db.execute(sql.INSERT_RELATION_ROW, _relation_params(relation))
+
+    def link(self, memory_id: str, entity_id: str) -> None:
+        self.db.execute(sql.INSERT_MENTION_LINK, (entity_id, memory_id))
 
     def end_relation(self, relation: Relation) -> None:
         self.db.execute(

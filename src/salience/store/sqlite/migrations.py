@@ -12,4 +12,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0004_maintenance", sql.MIGRATION_MAINTENANCE),
     Migration("0005_vector_changes", sql.MIGRATION_VECTOR_CHANGES),
     Migration("0006_graph_provenance", sql.MIGRATION_GRAPH_PROVENANCE),
+    Migration("0007_mention_links", sql.MIGRATION_MENTION_LINKS),
 )

@@ -663,7 +663,8 @@ UPDATE_RELATION_ROW = (
 # the write path of memory-derived facts (graph.writer): open relations of a slot, all of a memory
 OPEN_RELATIONS_FROM = (
     f"SELECT {RELATION_COLUMNS} FROM kg_relations r WHERE r.source_id = ? "
-    "AND r.relation_type = ? AND r.valid_to IS NULL ORDER BY r.valid_from, r.id"
+    "AND (? IS NULL OR r.relation_type = ?) AND r.valid_to IS NULL "
+    "ORDER BY r.valid_from, r.id"
 )
 RELATIONS_OF_MEMORY = (
     f"SELECT {RELATION_COLUMNS} FROM kg_relations r WHERE r.memory_id = ? "
@@ -689,7 +690,14 @@ MEMORY_ENTITY_IDS = (
     "WHERE m.id IN ({marks}) ORDER BY m.pk, l.entity_id"
 )
 INSERT_LINK = "INSERT OR IGNORE INTO memory_entity_links (pk, entity_id) VALUES (?, ?)"
-DELETE_LINKS = "DELETE FROM memory_entity_links WHERE pk = ?"
+# links from `Memory.entities` (kind 'entity') are rebuilt on every update; links the graph
+# write path adds for names a memory mentions (kind 'mention') stay
+DELETE_LINKS = "DELETE FROM memory_entity_links WHERE pk = ? AND kind = 'entity'"
+INSERT_MENTION_LINK = (
+    "INSERT INTO memory_entity_links (pk, entity_id, kind) "
+    "SELECT pk, ?, 'mention' FROM memories WHERE id = ? "
+    "ON CONFLICT (entity_id, pk) DO UPDATE SET kind = 'mention'"
+)
 GRAPH_COUNTS = (
     "SELECT (SELECT count(*) FROM kg_entities), (SELECT count(*) FROM kg_relations), "
     "(SELECT count(*) FROM memory_entity_links), (SELECT count(*) FROM sessions), "
@@ -702,6 +710,10 @@ MIGRATION_GRAPH_PROVENANCE = (
     "CREATE INDEX kg_relations_memory ON kg_relations (memory_id) WHERE memory_id IS NOT NULL",
     "CREATE INDEX kg_relations_open ON kg_relations (source_id, relation_type) "
     "WHERE valid_to IS NULL",
+)
+
+MIGRATION_MENTION_LINKS = (
+    "ALTER TABLE memory_entity_links ADD COLUMN kind TEXT NOT NULL DEFAULT 'entity'",
 )
 
 # -- maintenance (issue 7): targeted score updates, maintenance log, leases -------------------
