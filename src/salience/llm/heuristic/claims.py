@@ -130,7 +130,7 @@ _STATUS = {
 }
 #: nouns for one occurrence of something ("the meeting", "the invoice"): next time it may be
 #: another one, so they conflict only with a marked statement
-INSTANCE_NOUNS = frozenset({
+_INSTANCE_WORDS = frozenset({
     "meet", "meeting", "call", "appoint", "appointment", "session", "event", "invoic",
     "invoice", "bill", "order", "payment", "receipt", "quot", "quote", "deadlin", "deadline",
     "date", "time", "price", "cost", "total", "amount", "fee", "item", "packag", "package",
@@ -145,6 +145,8 @@ INSTANCE_NOUNS = frozenset({
     "game", "match", "show", "concert", "tour", "trip", "delivery", "draft", "deck", "slide",
     "agenda", "minut", "checkup", "check-up", "exam", "test", "rent",
 })
+INSTANCE_NOUNS = frozenset(_INSTANCE_WORDS | {stem(w) for w in _INSTANCE_WORDS} | {
+    "application", "submission", "form", "visa", "renewal", "registration"})
 _TIME_HEADS = frozenset({"day", "days", "time", "times", "slot", "schedule", "date"})
 _RELATIONAL = ("deadline", "due date", "cutoff", "cut-off", "price", "cost", "budget", "rent",
                "fee", "limit", "rate", "date", "time", "total", "salary", "location", "venue",
@@ -367,7 +369,8 @@ def _clean(raw: str | None, *, proper: bool = False, keep_owner: bool = False) -
         if not out and lw in {"the", "a", "an"} | ({"my", "our"} if not keep_owner else set()):
             continue
         if not out and lw in {"only", "just", "about", "around", "roughly", "approximately",
-                              "now", "still", "currently", "almost", "nearly", "officially"}:
+                              "now", "still", "currently", "almost", "nearly", "officially",
+                              "actually", "really"}:
             continue
         if lw in _VALUE_STOP and (out or lw not in {"the", "a", "an"}):
             break
@@ -1124,9 +1127,11 @@ def _option(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
         return []
     subj = ctx.seg.first
     head = m.group("head").lower()
-    mods = np_words(m.group("mods") or "")
-    purpose = np_words(m.group("purpose") or "") or np_words(m.groupdict().get("p2") or "")
-    key = " ".join([*mods, *purpose]) or subj
+    mods = [w for w in np_words(m.group("mods") or "")
+            if not w.endswith("ed") and w not in {"go", "pick", "chos", "choos", "select", "mind",
+                                                  "with", "went", "ship", "agre"}]
+    purpose = np_words(m.group("purpose") or "")[-1:]  # its head: "the wedding venue" → venue
+    key = " ".join(purpose or mods) or subj
     neg = _negated(m.groupdict().get("neg"))
     return _mk(key, f"choice:{head}", m.group("label").lower(), ctx, negated=neg, kind="thing")
 
@@ -1189,7 +1194,8 @@ def _thing_value(key: str | None, head: str | None, raw: str, ctx: _Ctx, *, mark
 
 
 def _is_person_phrase(phrase: str, ctx: _Ctx) -> bool:
-    low = phrase.lower().strip()
+    low = re.split(r"\s+(?:with|of|for|from|to|about|at)\s+", phrase.lower().strip(),
+                   maxsplit=1)[0]
     if low in {"i", "we", "you", "he", "she", "they", "me", "us"}:
         return True
     last = low.split()[-1] if low else ""
@@ -1478,6 +1484,12 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
     ("employer", _rx(r"(?P<val>(?-i:[A-Z][\w'’&-]+(?:\s+[A-Z][\w'’&-]+)?))\s+(?:hired|"
                      r"recruited|employs|offered)\s+(?P<subj>me|us)\b"),
      lambda m, c: _mk(c.seg.first, "employer", _clean(m.group("val"), proper=True), c)),
+    ("employer", _rx(rf"\b(?:my|our)\s+(?:new\s+)?(?:office|workplace)\s+is\s+(?:now\s+)?(?:at|with)"
+                     rf"\s+{_VAL}"),
+     lambda m, c: _mk(c.seg.first, "employer", _clean(m.group("val"), proper=True), c)),
+    ("employer", _rx(rf"{_SUBJ}\s+{_AUX}(?:on|in)\s+the\s+[\w-]+(?:\s+[\w-]+)?\s+(?:team|"
+                     rf"department|group)\s+(?:at|of)\s+{_VAL}"),
+     lambda m, c: _mk(_subj(m, c), "employer", _clean(m.group("val"), proper=True), c)),
     ("employer", _rx(rf"\b(?:my|our)\s+(?:new\s+)?(?:employer|company)\s+is\s+(?:now\s+)?{_VAL}"),
      lambda m, c: _mk(c.seg.first, "employer", _clean(m.group("val"), proper=True), c)),
     ("employer", _rx(rf"{_SUBJ}\s+(?:have been|has been|am|is|are|'ve been)\s+(?:now\s+)?"
@@ -1503,6 +1515,9 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                 rf"took a job as|got a job as|start as|started as|starting as|qualified as|"
                 rf"hired as|now working as)\s+(?P<strict>)(?:a|an)?\s*{_VAL}"), _job),
     ("job", _rx(rf"\bto become\s+(?P<strict>)(?:a|an)\s+{_VAL}"), _job),
+    ("job", _rx(rf"{_SUBJ}\s+{_AUX}(?:took|got|landed|accepted|started|found|have|had)\s+(?:a|an|the)"
+                rf"\s+(?:[\w-]+\s+){{0,2}}?(?:job|position|role|post)\s+as\s+(?P<strict>)(?:a|an)?\s*"
+                rf"{_VAL}"), _job),
     ("job", _rx(rf"\b(?:my|our)\s+(?:new\s+)?(?:job title|title|job|role|position)\s+"
                 rf"(?:is|changed to|is now|has changed to|will be)\s+(?:now\s+)?(?:a|an)?\s*{_VAL}"),
      lambda m, c: _job_owned(m, c)),
@@ -1558,9 +1573,11 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
     ("status", _rx(rf"{_SUBJ}\s+(?P<aux>(?:have|has)\s+never\s+)been\s+(?P<val>married|engaged)"),
      _status_claim),
     ("status", _rx(rf"{_SUBJ}\s+{_AUX}(?P<val>remarried)\b"), _status_claim),
-    ("breakup", _rx(r"(?:(?P<name>(?-i:[A-Z][\w'’-]+))\s+and\s+(?:i|me)|(?:i|we)(?:\s+and\s+"
-                    r"(?P<name2>(?-i:[A-Z][\w'’-]+)))?)\s+(?:have\s+|are\s+|just\s+|finally\s+|"
-                    r"officially\s+|recently\s+)*(?P<verb>broke up|split up|separated|split|"
+    ("breakup", _rx(r"(?:(?P<name>(?-i:[A-Z][\w'’-]+))\s+and\s+(?:i|me)|(?:my|our)\s+(?:husband|"
+                    r"wife|partner|boyfriend|girlfriend|spouse|fianc[ée]e?)\s+and\s+(?:i|me)|"
+                    r"(?:i|we)(?:\s+and\s+(?P<name2>(?-i:[A-Z][\w'’-]+)))?)\s+(?:have\s+|are\s+|"
+                    r"just\s+|finally\s+|officially\s+|recently\s+|getting\s+)*(?P<verb>broke up|"
+                    r"split up|separated|split|splitting up|separating|divorced|"
                     r"got divorced|divorced|called it off|got married|got engaged|tied the knot|"
                     r"are divorced|are separated|are engaged|are married)\b"), _breakup),
     ("breakup", _rx(rf"\b(?:i|we)\s+{_AUX}(?P<verb>broke up|split up|split|separated)\s+with\s+"
@@ -1579,6 +1596,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                  rf"the\s+)?(?:a\s+)?(?P<val>{_DIET})\b"), _diet),
     ("diet", _rx(rf"{_SUBJ}\s+{_AUX}eat\s+(?:everything|anything|meat and fish|all kinds of "
                  rf"food)\b"), _omnivore),
+    ("diet", _rx(rf"{_SUBJ}\s+(?:am|is|are)\s+(?:a\s+)?(?:big\s+)?meat[- ]eaters?\b"), _omnivore),
     ("habit", _rx(rf"{_SUBJ}\s+{_AUX}(?P<stop>stopped|quit|gave up|give up|cut out|have cut out|"
                   rf"started|start|began)?\s*(?P<verb>{_HABIT_VERBS})\b\s*(?P<obj>[^,;]*)"),
      _habit),
@@ -1608,7 +1626,8 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                   rf"(?P<val>morning person|night owl|early bird|introvert|extrovert|"
                   rf"people person|dog person|cat person|[\w-]+ person)\b"), _trait),
     # counts
-    ("count", _rx(rf"{_SUBJ}\s+{_AUX}(?:have|has|have got|has got|'ve got|got|own|owns)\s+"
+    ("count", _rx(rf"{_SUBJ}\s+{_AUX}(?:have|has|have got|has got|'ve got|got|own|owns|down to|"
+                  rf"up to)\s+"
                   rf"(?P<n>{V.COUNT}|any)\s+(?:(?!lot\b|few\b|bunch\b|couple\b|pair\b|dozen\b|"
                   rf"lot\b)[a-z-]+\s+){{0,2}}?(?P<noun>kids|children|child|kid|"
                   rf"sons|daughters|son|daughter|boys|girls|grandchildren|grandkids|babies|"
@@ -1643,6 +1662,11 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                     rf"(?:a|an|our|another|a new)\s+(?:(?:new|little|rescue|sweet)\s+)?"
                     rf"(?P<noun>dog|cat|puppy|kitten|hamster|rabbit|parrot|goldfish|pet|horse|"
                     rf"retriever|labrador|terrier|spaniel|collie|poodle|beagle)\b"), _got_pet),
+    ("own", _rx(rf"{_SUBJ}\s+{_AUX}(?P<verb>own|owns|have|has|bought|got|purchased|leased)\s+"
+                rf"(?:a|an|my first|a new|a used|a second-hand)\s+(?:[a-z-]+\s+)?(?P<obj>car|bike|"
+                rf"motorbike|scooter|house|flat|apartment|tv|boat|van|piano|caravan)\b"),
+     lambda m, c: _mk(_subj(m, c), "own", m.group("obj").lower(), c,
+                      negated=_negated(m.groupdict().get("aux")))),
     ("no pets", _rx(r"(?:^|,\s*|\bso\s+)(?:no|zero)\s+(?:more\s+)?pets\b"), _no_pets),
     ("rate", _rx(rf"(?:(?P<verb>[a-z]+)\s+)?(?:about\s+|around\s+|roughly\s+|only\s+|just\s+)?"
                  rf"(?P<n>\d+(?:[.,]\d+)?|{V.COUNT})\s+(?P<unit>[a-z]+)(?:\s+of\s+(?P<of>[a-z]+))?"
@@ -1709,6 +1733,9 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                   r"(?:phone number|phone|mobile number|mobile|cell number|cell|number|"
                   r"telephone number|whatsapp)\s*(?:is|'s|has changed to|changed to|is now|:)\s*"
                   r"(?:now\s+)?(?P<val>\+?[\d][\d ()./-]{5,}\d)"), _phone),
+    ("phone", _rx(r"\b(?P<own>i|we)\s+(?:have\s+|'ve\s+)?(?:got|have)\s+a\s+new\s+(?:phone\s+|"
+                  r"mobile\s+)?number\s*(?::|,|-|is|which is)?\s*(?P<val>\+?[\d][\d ()./-]{5,}\d)"),
+     _phone),
     ("phone", _rx(r"\b(?:reach|call|text)\s+(?P<own>me|us)\s+(?:now\s+)?(?:at|on)\s+"
                   r"(?P<val>\+?[\d][\d ()./-]{5,}\d)"), _phone),
     ("email", _rx(r"\b(?P<own>my|our|your)\s+(?:new\s+|current\s+|personal\s+)?(?:e-?mail|"
@@ -1761,7 +1788,8 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                    rf"(?:\s+for\s+(?P<purpose>[^,;]+))?\s*$"), _decide),
     ("option", _rx(r"(?P<mods>(?:[a-z][\w-]*\s+)?)(?P<head>option|plan|variant|version|design|"
                    r"proposal|approach|route|candidate)\s+(?P<label>(?-i:[A-Z0-9])\b|\d+|one|two|"
-                   r"three)(?:\s+(?:for|on)\s+(?P<purpose>[a-z][\w-]*))?"), _option),
+                   r"three)(?:\s+(?:for|on)\s+(?P<purpose>(?:the\s+|our\s+|my\s+)?[a-z][\w-]*"
+                   r"(?:\s+[a-z][\w-]*)?))?"), _option),
     ("go", _rx(rf"{_SUBJ}\s+{_AUX}(?:going|travel(?:l)?ing|flying|heading|off|driving)\s+to\s+"
                rf"(?P<val>(?-i:[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?))"),
      lambda m, c: _mk(_subj(m, c), "go", _clean(m.group("val"), proper=True), c,
@@ -1904,11 +1932,11 @@ _GATES: dict[str, tuple[str, ...]] = {
     "age": ("#digit"),
     "bank": ("bank"),
     "bought": ("for"),
-    "breakup": ("broke up", "split", "separated", "divorc", "called it off", "married",
+    "breakup": ("broke up", "splitting", "separating", "split", "separated", "divorc", "called it off", "married",
         "engaged", "tied the knot"),
     "budget": ("budget", "spend"),
     "costs": ("#digit", "$", "€", "£"),
-    "count": ("have", "has", "got", "own", "owns", "of", "our", "my"),
+    "count": ("have", "has", "got", "own", "owns", "of", "our", "my", "down to", "up to"),
     "dating": ("dating", "seeing", "going out", "relationship", "together", "engaged to",
         "married to"),
     "decide": ("decid", "agreed", "chose", "choose", "opted", "voted", "resolved", "committed",
@@ -1952,6 +1980,7 @@ _GATES: dict[str, tuple[str, ...]] = {
         "route", "candidate"),
     "ordinal": ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
         "tenth", "#digit"),
+    "own": ("own", "have", "has", "bought", "got", "purchased", "leased"),
     "partner": ("someone"),
     "pet gone": ("died", "passed", "put down", "ran away", "is gone"),
     "phone": ("#digit"),
