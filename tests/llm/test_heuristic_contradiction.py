@@ -162,6 +162,10 @@ ISSUE_COMPATIBLE = [
     ("I went to a car show last weekend.", "I decided to buy a Tesla."),
     ("I restored a car and sold it to a collector.", "I'm obsessed with classic cars."),
     ("Losing my job was a bummer.", "My job was tough."),
+    # money a month is not a rate of one thing; a volunteer role is held beside a job
+    ("I pay 9,800 kroner a month on the mortgage.",
+     "Our home insurance is with If and costs 310 kroner a month."),
+    ("I got promoted to senior engineer last week.", "I'm a volunteer firefighter in my village."),
 ]
 
 ISSUE_UPDATES = [

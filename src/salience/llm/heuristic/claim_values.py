@@ -38,6 +38,9 @@ _CURRENCY = {
     "£": "gbp", "gbp": "gbp", "pound": "gbp", "pounds": "gbp", "quid": "gbp",
     "chf": "chf", "francs": "chf", "sek": "sek", "nok": "nok", "dkk": "dkk", "kr": "kr",
     "yen": "jpy", "jpy": "jpy", "¥": "jpy",
+    "kroner": "nok", "krone": "nok", "kronor": "sek", "crowns": "czk", "rupees": "inr",
+    "yuan": "cny", "pesos": "mxn", "lira": "try", "zloty": "pln", "forint": "huf",
+    "rand": "zar", "reais": "brl", "cents": "cent", "pence": "pence", "grand": "grand",
 }
 _CUR = r"(?:\$|€|£|¥|usd|eur|euros?|dollars?|bucks|gbp|pounds?|quid|chf|francs|sek|nok|dkk|kr|yen|jpy)"
 _AMOUNT = r"\d[\d,.]*(?:\s?(?:k|m|grand|thousand|million)\b)?"

@@ -247,8 +247,8 @@ class Claim:
 
 
 #: attributes with many true values at once: they conflict by polarity, not by value
-POLAR = frozenset({"like", "habit", "own", "use", "choose", "trait", "go", "*", "*have",
-                   "polar"})
+POLAR = frozenset({"like", "habit", "own", "use", "choose", "trait", "go", "side job", "*",
+                   "*have", "polar"})
 #: what "sold X" / "gave X away" denies: having and using X, not liking it
 HAVING = frozenset({"own", "use", "car", "bank", "choose"})
 
@@ -674,7 +674,15 @@ def _job(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
         or re.search(rf"\b(?:{_PROF})\b", value)
     ):
         return []
-    return _mk(_subj(m, ctx), "job", value, ctx, negated=_negated(m.groupdict().get("aux")))
+    aux = (m.groupdict().get("aux") or "").lower()
+    # a volunteer, part-time or additional role is held beside one's job, not instead of it
+    side = "also" in aux.split() or toks[0] in _SIDE_ROLES
+    return _mk(_subj(m, ctx), "side job" if side else "job", value, ctx,
+               negated=_negated(m.groupdict().get("aux")))
+
+
+_SIDE_ROLES = frozenset({"volunteer", "part-time", "amateur", "hobby", "hobbyist", "occasional",
+                         "weekend", "side", "unpaid", "honorary", "voluntary"})
 
 
 def _profession_at(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
