@@ -614,8 +614,9 @@ def kept_markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_scenarios(console: Console) -> Any:
-    """`bench/scenarios`' `run_all(console)` when that package exists (None otherwise)."""
+def run_scenarios(args: argparse.Namespace, console: Console) -> Any:
+    """`bench/scenarios`' `run_all` (same embedder, presets and --quick) when that package
+    exists; its results as JSON-ready dicts (None when there is nothing to run)."""
     try:
         import scenarios  # type: ignore[import-not-found]
     except ModuleNotFoundError as e:
@@ -627,7 +628,12 @@ def run_scenarios(console: Console) -> Any:
     if run_all is None:
         console.print("[yellow]bench/scenarios has no run_all(console) yet: nothing run[/]")
         return None
-    return run_all(console)
+    presets = [p.strip() for p in args.presets.split(",") if p.strip()] if args.presets else None
+    results = run_all(
+        console, args.embedder.split(",")[0].strip(), size="quick" if args.quick else "full",
+        presets=presets,
+    )
+    return {k: r.to_dict() if hasattr(r, "to_dict") else str(r) for k, r in results.items()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -653,7 +659,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if r.get("errors"):
             console.print(f"[red]{name}: {len(r['errors'])} errors, first: {r['errors'][0]}[/]")
     if args.scenarios:
-        scen = run_scenarios(console)
+        scen = run_scenarios(args, console)
         if scen is not None:
             results["scenarios"] = scen
     if args.json_out:
