@@ -161,3 +161,23 @@ def test_newer_wins_among_the_same_slot_without_a_recorded_supersession(tmp_path
         off = mind.search("do I still live in Leeds, Headingley?", limit=3, feedback=False,
                           preset=plain)
         assert off[0].memory.id == old  # without the lever the stale value ranks first
+
+
+def test_term_coverage_weights_bm25_for_every_candidate_alike():
+    """Each memory's BM25 is weighted by its own coverage of the query's terms, whatever the
+    order of the candidates (a local variable once shadowed the terms after the first one)."""
+    mems = {m.id: m for m in (mem("a" * 32, content="allergic to penicillin, must avoid it"),
+                              mem("b" * 32, content="a concert I must see"),
+                              mem("c" * 32, content="nothing in common"))}
+    bm = {"a" * 32: 0.1, "b" * 32: 0.1}
+    cos = {"a" * 32: 0.8, "b" * 32: 0.8, "c" * 32: 0.8}
+    for order in (list(mems), list(reversed(list(mems)))):
+        ranked = R.bounded_rank({k: mems[k] for k in order}, cosine=cos, bm25=bm,
+                                entity_ids=set(), now=NOW, prior_weight=0.0,
+                                terms=["penicillin", "must", "avoid"])
+        got = {i: e["bm25"] for i, _, e in ranked}
+        assert got == {"a" * 32: pytest.approx(0.1), "b" * 32: pytest.approx(0.1 / 3),
+                       "c" * 32: 0.0}
+    untouched = R.bounded_rank(mems, cosine=cos, bm25=bm, entity_ids=set(), now=NOW,
+                               prior_weight=0.0)
+    assert {i: e["bm25"] for i, _, e in untouched}["b" * 32] == pytest.approx(0.1)

@@ -308,12 +308,12 @@ def bounded_rank(
         rel = dist / (1.0 + b * FORMULA_BM25) - (FORMULA_ENTITY if hit else 0.0)
         prior, pterms = prior_signal(m, now)
         value = rel - prior_weight * prior
-        terms = {
+        expl = {
             "cosine_distance": dist, "bm25": b, "entity_match": 1.0 if hit else 0.0,
             "relevance": rel, **pterms, "prior_term": -prior_weight * prior, "formula": value,
         }
         base = dict((explain or {}).get(mid, {}))
-        out.append((mid, 1.0 - value, {**base, **terms, "score": 1.0 - value}))
+        out.append((mid, 1.0 - value, {**base, **expl, "score": 1.0 - value}))
     out.sort(key=lambda r: (-r[1], r[0]))
     return out
 
