@@ -24,8 +24,11 @@ A **compatible pair** (`COMPATIBLE`) is said the same way; a **false supersessio
 statement superseded (must be 0). Superseded chatter is counted too. Score = current first
 (target >= 90%); the other numbers are printed and in `details` (stale above current <= 5%).
 
-`with_slots`: the same numbers after `salience.search.slots.newest_first` (newer wins among
-the same slot, computed over the hits) — what ranking gives once it is wired in.
+Search itself applies "newer wins among the same slot" (`search/slots.stale_ids`, wired in
+`search/pipeline.newer_wins`). `slot_first` is a what-if: the same numbers after
+`salience.search.slots.slot_first` (the hits that make a claim on the slot the question asks
+about come first) — not wired into search. Also reported: the current statement in the top 3,
+and first among the hits that hold either statement (chatter and unrelated hits skipped).
 """
 
 from __future__ import annotations
@@ -69,6 +72,8 @@ class _Outcome:
     prefetch_current_first: bool = False
     slots_current_first: bool = False
     slots_stale_above: bool = False
+    current_top3: bool = False
+    current_first_of_case: bool = False  # among the hits that hold either statement
     claims_conflict: bool = False  # the claim check, run on the two memories, says CONTRADICTS
     top: list[str] = field(default_factory=list)
 
@@ -116,6 +121,13 @@ def _ranks(hits: list[Any], u: Update) -> tuple[int | None, int | None]:
     return cur, stale
 
 
+def _first_of_case(hits: list[Any], u: Update) -> bool:
+    """Whether the first hit holding either statement (or its value) holds the current one."""
+    cur, stale = _ranks(hits, u)
+    return cur is not None and (stale is None or cur < stale) and all(
+        not _says(h.memory, u.old, u.old_value) for h in hits[:cur])
+
+
 def _judge(hits: list[Any], u: Update) -> tuple[bool, bool]:
     cur, stale = _ranks(hits, u)
     first = cur == 0
@@ -145,7 +157,7 @@ def _days(agent: Agent, rng: random.Random, talk: Any, days: int, per_day: int) 
 
 def _update_case(i: int, u: Update, embedder: str, preset: str | None, rng: random.Random,
                  gap: int, per_day: int) -> tuple[_Outcome, list[str]]:
-    from salience.search.slots import newest_first, stale_ids
+    from salience.search.slots import slot_first
 
     talk = chatter(1000 + i)
     with session(f"{NAME}-u{i}", embedder, preset) as agent:
@@ -171,10 +183,13 @@ def _update_case(i: int, u: Update, embedder: str, preset: str | None, rng: rand
                            news[0].content, [olds[0].content])))
         hits = mind.search(u.question, limit=SEARCH_LIMIT, feedback=False)
         res.current_first, res.stale_above = _judge(hits, u)
+        cur, _ = _ranks(hits, u)
+        res.current_top3 = cur is not None and cur < 3
+        res.current_first_of_case = _first_of_case(hits, u)
         res.top = [snippet(h.memory.content, 60) for h in hits[:2]]
         pre = agent.prefetch(u.question, recent=[])
         res.prefetch_current_first = _judge(pre, u)[0]
-        slotted = newest_first(hits, stale_ids([h.memory for h in hits]))
+        slotted = slot_first(hits, u.question)
         res.slots_current_first, res.slots_stale_above = _judge(slotted, u)
         return res, _chatter_superseded(mems, [*olds, *news])
 
@@ -259,7 +274,9 @@ def _score(outcomes: list[_Outcome], false: list[str], n_pairs: int, chat: list[
         "new_not_kept": sum(not o.kept_new for o in outcomes),
         "superseded": sum(o.superseded for o in outcomes),
         "prefetch_current_first": sum(o.prefetch_current_first for o in outcomes),
-        "with_slots": {
+        "current_top3": sum(o.current_top3 for o in outcomes),
+        "current_first_of_case": sum(o.current_first_of_case for o in outcomes),
+        "slot_first": {
             "current_first": sum(o.slots_current_first for o in outcomes),
             "stale_above_current": sum(o.slots_stale_above for o in outcomes),
         },
@@ -286,9 +303,11 @@ def _print(con: Console, r: SuiteResult, verbose: bool) -> None:
         f"{_pct(d['stale_above_current'], n)} (target <= {STALE_ABOVE_TARGET:.0%}); stale lost "
         f"{d['stale_lost']} (must be 0); old statement not admitted {d['old_not_admitted']}; "
         f"superseded {_pct(d['superseded'], n)}; prefetch "
-        f"current first {_pct(d['prefetch_current_first'], n)}\n  with slots: current first "
-        f"{_pct(d['with_slots']['current_first'], n)}, stale above "
-        f"{_pct(d['with_slots']['stale_above_current'], n)}\n  compatible pairs "
+        f"current first {_pct(d['prefetch_current_first'], n)}\n  what-if slot_first: current first "
+        f"{_pct(d['slot_first']['current_first'], n)}, stale above "
+        f"{_pct(d['slot_first']['stale_above_current'], n)}\n  current in the top 3 "
+        f"{_pct(d['current_top3'], n)}; current first among the case's memories "
+        f"{_pct(d['current_first_of_case'], n)}\n  compatible pairs "
         f"{d['compatible_pairs']}: false supersessions {d['false_supersessions']} (must be 0); "
         f"chatter superseded {d['chatter_superseded']} — "
         f"{'other targets met' if ok else '[red]other targets missed[/]'}"

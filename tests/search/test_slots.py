@@ -88,3 +88,25 @@ def test_an_episode_quoting_a_replaced_statement_is_stale() -> None:
     )
     switched = mem("n", "I cancelled Spotify and use Apple Music now.", 20)
     assert stale_ids([episode, switched]) == {"e": "n"}
+
+
+def test_a_question_names_the_slots_it_asks_about() -> None:
+    from salience.search.slots import question_slots
+
+    assert question_slots("Where is home for me?") == {"residence"}
+    assert {"employer", "job"} <= question_slots("Which company do I work for?")
+    assert question_slots("Who is my manager?") == {"manager"}
+    assert "when" in question_slots("When is my yoga class?")
+    assert question_slots("What did Caroline research?") == frozenset()
+
+
+def test_slot_first_puts_the_hits_that_answer_the_slot_ahead() -> None:
+    from salience.search.slots import slot_first
+
+    chatter = mem("c", "Made a jazz playlist for work.", 9)
+    canva = mem("n", "I took a full-time job at Canva.", 20)
+    hits = [hit(chatter, 0.9), hit(canva, 0.8)]
+    out = slot_first(hits, "Which company do I work for?")
+    assert [h.memory.id for h in out] == ["n", "c"]
+    assert [h.score for h in out] == [0.9, 0.8]
+    assert slot_first(hits, "What's the weather like?") == hits  # no slot: unchanged

@@ -16,6 +16,7 @@ an episode built from a statement that was later replaced is stale too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -101,6 +102,70 @@ def slot_terms(text: str, *, claims_fn: ClaimsFn = claims) -> list[str]:
     return list(dict.fromkeys(terms))[:16]
 
 
+#: what a question asks about: (pattern, slots whose claims answer it)
+_QUESTION_SLOTS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
+    (re.compile(p, re.I), frozenset(slots)) for p, slots in (
+        (r"\bwhere\b.*\b(?:live|living|home|based|reside|moved?)\b|\b(?:which|what) (?:city|town|"
+         r"country|borough)\b|\bwhere is home\b", ("residence",)),
+        (r"\b(?:work|working|employer|company|companies)\b", ("employer", "job")),
+        (r"\b(?:job|profession|occupation|title|for a living|role)\b|\bwhat do i do\b",
+         ("job", "employer")),
+        (r"\b(?:manager|boss|report to|supervis\w*|team lead|work under|line manager)\b",
+         ("manager",)),
+        (r"\b(?:partner|dating|girlfriend|boyfriend|married|single|relationship|wife|husband|"
+         r"engaged|divorced)\b", ("partner", "status")),
+        (r"\b(?:kids|children|child|sons|daughters|baby)\b", ("children", "sons", "daughters")),
+        (r"\b(?:pets?|dogs?|cats?|rabbits?|hamsters?|parrots?|goldfish)\b", ("own", "pets")),
+        (r"\b(?:diet|vegan|vegetarian|pescatarian|meat|fish|keto|gluten|eat)\b",
+         ("diet", "habit")),
+        (r"\b(?:phone|mobile|number)\b", ("phone",)), (r"\be-?mail\b", ("email",)),
+        (r"\bhow old\b|\bage\b", ("age",)), (r"\b(?:salary|earn|paid)\b", ("salary",)),
+        (r"^\s*(?:when|what time|which days?|what days?)\b", ("when",)),
+        (r"\b(?:budget|cost|price|how much|spend|rent)\b", ("budget", "price", "amount", "rent")),
+        (r"\b(?:like|love|enjoy|favou?rite|prefer|into)\b", ("like", "favourite", "prefer")),
+        (r"\b(?:use|using|app|editor|browser|laptop|phone|tool|tracker|bank)\b",
+         ("use", "tool", "bank", "car")),
+        (r"\b(?:decid\w*|chose|choose|pick\w*|going with|plan)\b", ("choose", "choice")),
+    )
+)
+
+
+def question_slots(query: str) -> frozenset[str]:
+    """The slots a question asks about ("Where do I live?" → residence), by its words."""
+    out: set[str] = set()
+    for pattern, slots in _QUESTION_SLOTS:
+        if pattern.search(query):
+            out |= slots
+    return frozenset(out)
+
+
+def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn = claims) -> bool:
+    """Whether `memory` makes a claim (affirmed or denied: "we don't have a dog anymore"
+    answers "Do I have a dog?") on one of `slots`."""
+    for c in claims_fn(statement_text(memory)):
+        base = c.attribute.split(":", 1)[0].split(" ", 1)[0]
+        if c.attribute in slots or base in slots:
+            return True
+    return False
+
+
+def slot_first(hits: Sequence[SearchHit], query: str, *, window: int = 10,
+               claims_fn: ClaimsFn = claims) -> list[SearchHit]:
+    """Within the top `window`, the hits that make a claim on the slot the question asks
+    about come first (each group keeps its order; scores re-spread so they stay sorted). A
+    question with no recognised slot, or no such hit, leaves `hits` as they are."""
+    slots = question_slots(query)
+    if not slots:
+        return list(hits)
+    head, tail = list(hits[:window]), list(hits[window:])
+    yes = [h for h in head if answers_slot(h.memory, slots, claims_fn=claims_fn)]
+    if not yes:
+        return list(hits)
+    ordered = yes + [h for h in head if not any(h is y for y in yes)]
+    scores = sorted((h.score for h in head), reverse=True)
+    return [replace(h, score=sc) for h, sc in zip(ordered, scores, strict=True)] + tail
+
+
 def stale_ids(memories: Sequence[Memory], *, claims_fn: ClaimsFn = claims) -> dict[str, str]:
     """{id of a stale memory: id of the newest memory among `memories` that contradicts it}.
 
@@ -147,6 +212,6 @@ def newest_first(hits: Sequence[SearchHit], stale: Mapping[str, str]) -> list[Se
 
 
 __all__ = [
-    "STALE", "newest_first", "slot_terms", "stale_ids", "stated_at", "stated_before",
-    "statement_text",
+    "STALE", "answers_slot", "newest_first", "question_slots", "slot_first", "slot_terms",
+    "stale_ids", "stated_at", "stated_before", "statement_text",
 ]
