@@ -167,7 +167,8 @@ _CHANGE_RE = re.compile(
 _THING_CHANGE_RE = re.compile(
     r"\b(?:moved|moving|rescheduled?|postponed?|pushed|extended|delayed|brought forward|"
     r"changed?|switch(?:ed)?|slipped|slid|shifted|bumped|raised|cut|increased|reduced|"
-    r"lowered|updated?|revised?|corrected|correction|replaced|instead|no longer|anymore|"
+    r"lowered|updated?|revised?|corrected|correction|replaced|instead|no longer|anymore|slashed|"
+    r"trimmed|hiked|doubled|halved|boosted|"
     r"any more|refixed|went up|went down|rose|fell|dropped|upped|(?:is|are|was|will be)\s+now|"
     r"now\s+(?:due|on|at|in|costs?|covers|is|are|takes|happens|starts|runs|meets|only|\d)|"
     r"new\s+(?:date|deadline|time|price|budget|venue|location|slot|day|start|rate)|"
@@ -1227,8 +1228,12 @@ def _thing_is(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
         head = "when"
     marked = ctx.thing_marked or bool(re.search(r"\b(?:now|moved|changed|pushed|rescheduled|"
                                           r"postponed|extended|slipped|shifted|new)\b", verb))
-    prefer = "where" if (m.groupdict().get("prep") or "").lower() in {"in", "at"} else ""
-    return _thing_value(key, head, m.group("val"), ctx, marked=marked, prefer=prefer)
+    prep = (m.groupdict().get("prep") or "").lower()
+    prefer = "where" if prep in {"in", "at"} else ""
+    val = m.group("val")
+    if prep == "at" and re.match(r"^\s*\d{1,2}\s*(?:$|o'clock\b)", val):
+        val = f"at {val}"  # "the standup is at 9": an hour
+    return _thing_value(key, head, val, ctx, marked=marked, prefer=prefer)
 
 
 def _thing_moved(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
@@ -1559,6 +1564,9 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                  rf"(?P<name>(?-i:[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?))"), _role_name),
     ("role", _rx(r"(?P<name>(?-i:[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?))\s+(?:now\s+)?(?:manages|"
                  r"supervises|is managing)\s+(?P<own>me|us)\b"), _role_name),
+    ("role", _rx(r"\b(?:with|to|have|got|found|see|seeing)\s+a\s+new\s+(?P<role>gp|doctor|dentist|"
+                 r"therapist|vet|accountant|lawyer|manager|boss|landlord)\s*,\s*(?P<name>(?-i:(?:Dr\.?\s+"
+                 r"|Mr\.?\s+|Mrs\.?\s+|Ms\.?\s+)?[A-Z][\w'’-]+))"), _role_name),
     ("role", _rx(r"\b(?:have|got|has)\s+a\s+new\s+(?P<role>manager|boss|team lead|supervisor|"
                  r"line manager|gp|doctor|therapist|landlord|mentor)\b[,;]?\s*(?:(?:his|her|"
                  r"their)\s+name\s+is|(?:called|named))\s+(?P<name>(?-i:[A-Z][\w'’-]+))"),
@@ -1566,6 +1574,14 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
     ("partner", _rx(r"\b(?:seeing|dating|met)\s+someone\b.*?\b(?:his|her|their)\s+name\s+is\s+"
                     r"(?P<name>(?-i:[A-Z][\w'’-]+))"),
      lambda m, c: _mk(c.seg.first, "partner", name_key(m.group("name")), c)),
+    ("partner", _rx(r"(?P<name>(?-i:[A-Z][\w'’-]+))\s+and\s+(?:i|me)\s+(?:have|'ve)\s+been\s+"
+                    r"(?:together|dating|a couple|seeing each other)\b"),
+     lambda m, c: _mk(c.seg.first, "partner", name_key(m.group("name")), c)
+     + _mk(c.seg.first, "status", "partnered", c)),
+    ("status", _rx(rf"{_SUBJ}\s+{_AUX}(?:have|has|got|have got|'ve got)\s+a\s+(?:new\s+)?"
+                   rf"(?:boyfriend|girlfriend|partner|fiancée?|fiance)\b"),
+     lambda m, c: _mk(_subj(m, c), "status", "partnered", c,
+                      negated=_negated(m.groupdict().get("aux")))),
     ("status", _rx(r"\b(?:i|we)\s+(?:have\s+|just\s+|finally\s+)*met\s+someone(?:\s+special|"
                    r"\s+new|\s+amazing)?\s*$|\bwe\s+(?:have|'ve)\s+been\s+together\b|"
                    r"\b(?:i|we)\s+(?:am|are)\s+(?:now\s+)?(?:officially\s+)?(?:a couple|together)\b"),
@@ -1651,6 +1667,10 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                   rf"(?:have|has|own|owns|got)\s+(?:any\s+)?(?P<n>)(?P<noun>pets|kids|children|"
                   rf"dogs|cats)\b"),
      lambda m, c: _count_claims(_subj(m, c), m.group("noun"), 0, c)),
+    ("children", _rx(r"\b(?:i|we)\s+(?:am|are)\s+(?:now\s+)?(?:new\s+)?(?:parents|a dad|a mum|a mom|a "
+                     r"father|a mother)\b|\b(?:our|my)\s+(?:first\s+|baby\s+|little\s+)?(?:son|"
+                     r"daughter|baby|child)\s+(?:was|is)\s+(?:finally\s+)?born\b"),
+     lambda m, c: _mk(c.seg.first, "children", "0", c, negated=True)),
     ("count", _rx(rf"\b(?:mother|father|mum|mom|dad|parent|mama|papa)\s+of\s+(?P<n>{V.COUNT})"
                   rf"(?P<noun>)\b"),
      lambda m, c: _count_claims(c.seg.first, "children",
@@ -1662,6 +1682,10 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
     ("ordinal", _rx(rf"\b(?:our|my|a|the)\s+(?P<ord>{V.ORDINAL})\s+(?:little\s+|baby\s+)?"
                     rf"(?P<noun>child|baby|kid|son|daughter|boy|girl|dog|cat|puppy|kitten|"
                     rf"rabbit|hamster)\b"), _ordinal),
+    ("count", _rx(rf"{_SUBJ}\s+{_AUX}(?:have|has|have got|'ve got|own)\s+(?:a|an|one)\s+(?:[a-z-]+\s+)?"
+                  rf"(?:dog|cat|rabbit|hamster|parrot|horse|puppy|kitten)\s+and\s+(?P<n>a|an|one|two|"
+                  rf"three)\s+(?:[a-z-]+\s+)?(?P<noun>dogs?|cats?|rabbits?|hamsters?|parrots?|horses?|"
+                  rf"puppy|puppies|kittens?)\b"), _count),
     ("pet gone", _rx(r"\b(?:our|my)\s+(?:old\s+|beloved\s+|sweet\s+)?(?P<noun>dog|cat|puppy|"
                      r"kitten|hamster|rabbit|parrot|goldfish|pet|horse)\s+(?:(?-i:[A-Z]\w+)\s+)?"
                      r"(?:died|passed away|passed|was put down|had to be put down|ran away|"
@@ -1721,6 +1745,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
     ("age", _rx(r"\b(?P<subj>i)\s+am\s+(?P<val>\d{1,3})(?=\s*(?:years?\s+old|yo\b|[.,!;]|$|\s+and\b|"
                 r"\s+now\b))"), _age),
     ("age", _rx(rf"{_SUBJ}\s+(?:just\s+)?turned\s+(?P<val>\d{{1,3}})\b"), _age),
+    ("age", _rx(r"\b(?P<subj>my)\s+(?P<val>\d{1,3})(?:st|nd|rd|th)\s+birthday\b"), _age),
     ("age", _rx(rf"{_SUBJ}\s+(?:is|are)\s+(?:now\s+)?(?P<val>\d{{1,3}})(?:\s+years?\s+old)?"
                 rf"(?=\s*(?:[.,!;]|$|\s+and\b|\s+now\b|\s+years?\b))"), _age),
     ("name", _rx(r"\b(?P<subj>my)\s+name\s+is\s+(?P<val>[^,.;!?()]+)"), _name),
@@ -1826,7 +1851,8 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                         r"he|she|they|it|there)\b)[\w'’ -]+?)\s+(?:was|were|has been|have been|"
                         r"got|is|are|'s been|is being|just got|has)?\s*(?P<verb>moved|rescheduled|"
                         r"changed|pushed|postponed|shifted|brought forward|pushed back|delayed|"
-                        r"bumped|switched|slipped|slid|extended|raised|increased|cut|reduced|"
+                        r"bumped|switched|slipped|slid|extended|raised|increased|cut|reduced|slashed|"
+                        r"trimmed|hiked|doubled|halved|boosted|"
                         r"lowered|dropped|went up|went down|rose|fell|upped)\s+(?:back\s+|"
                         r"forward\s+|up\s+|down\s+)?(?:from\s+(?P<src>[^,;]+?)\s+)?(?:to|until|till)"
                         r"\s+(?P<val>(?:[^,;]|,(?=\d{3}))+)"), _thing_moved),
@@ -1944,6 +1970,7 @@ _GATES: dict[str, tuple[str, ...]] = {
         "engaged", "tied the knot"),
     "budget": ("budget", "spend"),
     "costs": ("#digit", "$", "€", "£"),
+    "children": ("parent", "dad", "mum", "mom", "father", "mother", "born"),
     "count": ("have", "has", "got", "own", "owns", "of", "our", "my", "down to", "up to"),
     "dating": ("dating", "seeing", "going out", "relationship", "together", "engaged to",
         "married to"),
@@ -1989,7 +2016,7 @@ _GATES: dict[str, tuple[str, ...]] = {
     "ordinal": ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
         "tenth", "#digit"),
     "own": ("own", "have", "has", "bought", "got", "purchased", "leased"),
-    "partner": ("someone"),
+    "partner": ("someone", "together", "dating", "a couple", "each other"),
     "pet gone": ("died", "passed", "put down", "ran away", "is gone"),
     "phone": ("#digit"),
     "play": ("play"),
@@ -2007,7 +2034,7 @@ _GATES: dict[str, tuple[str, ...]] = {
     "scheduled": ("on", "every", "each", "at", "around"),
     "school": ("school", "primary", "academy", "elementary", "high", "college", "nursery",
         "kindergarten", "prep"),
-    "status": ("single", "married", "divorc", "widow", "engaged", "separated", "relationship",
+    "status": ("boyfriend", "girlfriend", "partner", "fianc", "single", "married", "divorc", "widow", "engaged", "separated", "relationship",
         "seeing someone", "taken", "remarried", "met someone", "together", "a couple"),
     "study": ("stud", "major", "degree", "read"),
     "switch": ("switch", "chang", "mov", "migrat", "went", "convert", "upgrad", "downgrad",
