@@ -278,10 +278,12 @@ def test_ingest_gate_asks_about_the_old_home_only(
         results[label] = [c for asked in brain.asked for c in asked]
     assert LISBON in results["calibrated"]
     assert len(results["calibrated"]) <= 2  # the old home, at most one more
+    # (the full-text search on the new memory's slot terms may add the old home on its own)
     if name == "e5":  # what was seen: design A asks about every top-3 neighbour
-        assert len(results["design A"]) == 3
-    else:  # ... and with MiniLM about none
-        assert results["design A"] == []
+        assert len(set(results["design A"]) - {LISBON}) >= 2
+    else:  # ... and with MiniLM the gate passes none: only the full-text search on the slot
+        # terms ("live", "moved") finds candidates
+        assert len(results["design A"]) <= 2
 
 
 def _episodes(mind: Mind, texts: Sequence[str]) -> list[set[str]]:
