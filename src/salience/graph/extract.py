@@ -11,14 +11,19 @@ write paths hand the result to `Store.write_graph` / `IngestBatch.graph`, and
   "User" (the default speaker of `remember_turn`); the assistant's lines make no facts.
 - **Facts** come from the claim engine (`salience.llm.heuristic.claims`, consumed through
   `claims(text)`): residence → `lives_in`, employer → `works_at`, job → `works_as`, diet →
-  `has_diet`, "my favourite X is Y" → `favourite`, "my manager is Sam" → `reports_to`, a
-  named relative/pet → `family_of` / `owns`; plus appositions the claims do not cover ("my
-  manager Sam", "my dog Rex"). Negated claims ("I left Siemens") end the matching relation.
-  A fact is *functional* when its subject has one value per slot at a time (where one lives,
-  works, one's manager): a new value retires the old one.
+  `has_diet`, "my favourite X is Y" → `favourite`, manager → `reports_to`, partner and
+  relatives → `family_of`, doctor/coach/friend… → `knows`, pets → `owns`, tools → `uses`;
+  plus appositions the claims do not cover ("my manager Sam", "my dog Rex"). Negated claims
+  ("I left Siemens") end the matching relation; a denied value ("switched from vim") ends
+  whatever relation held it. A fact is *functional* when its subject has one value per slot
+  at a time (where one lives, works, one's manager, partner, editor): a new value retires the
+  old one.
+- **Mentions** are the memory's `entities`, the names found in its text (the speaker of
+  "Caroline: …" included) and the names its facts use.
 - **Types** come from the heuristic entity finder (person, place, org → organization, date,
   money → amount, …), then from the role a name plays in a fact (the object of `works_at` is an
-  organization) and from cues ("my dog Rex" → pet). Unknown stays `entity`.
+  organization) and from cues ("my dog Rex" → pet, "the Apollo project" → project). Unknown
+  stays `entity`.
 """
 
 from __future__ import annotations
@@ -57,36 +62,17 @@ KIND_TYPES: dict[str, str] = {
     "handle": "handle",
 }
 PETS = frozenset({"dog", "cat", "pet", "puppy", "kitten", "hamster", "parrot", "rabbit", "horse"})
-_FAMILY = frozenset(
-    RELATIONS
-    - {
-        "friend",
-        "bestie",
-        "boss",
-        "manager",
-        "colleague",
-        "coworker",
-        "roommate",
-        "flatmate",
-        "neighbour",
-        "neighbor",
-    }
+
+
+def _set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_FAMILY = RELATIONS - _set(
+    "friend bestie boss manager colleague coworker roommate flatmate neighbour neighbor"
 )
-_MANAGERS = frozenset({"boss", "manager", "supervisor", "lead"})
-_PARTNERS = frozenset(
-    {
-        "wife",
-        "husband",
-        "partner",
-        "spouse",
-        "girlfriend",
-        "boyfriend",
-        "fiance",
-        "fiancee",
-        "fiancé",
-        "fiancée",
-    }
-)
+_MANAGERS = _set("boss manager supervisor lead")
+_PARTNERS = _set("wife husband partner spouse girlfriend boyfriend fiance fiancee fiancé fiancée")
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,29 +127,13 @@ _CLAIM_RELATIONS: dict[str, tuple[str, str, str | None, bool]] = {
 
 
 #: roles one has one of at a time, which the claim engine states as their own slot
-_DIRECT_ROLES = frozenset(
-    {
-        "manager",
-        "partner",
-        "doctor",
-        "dentist",
-        "therapist",
-        "landlord",
-        "mentor",
-        "coach",
-        "trainer",
-        "tutor",
-        "advisor",
-        "adviser",
-        "accountant",
-        "lawyer",
-        "vet",
-        "gp",
-    }
+_DIRECT_ROLES = _set(
+    "manager partner doctor dentist therapist landlord mentor coach trainer tutor advisor "
+    "adviser accountant lawyer vet gp"
 )
 _ROLES = frozenset(RELATIONS | PETS | _MANAGERS | _DIRECT_ROLES)
-_ONE_TOOL = frozenset({"editor", "phone", "browser", "notes", "music", "computer"})
-_NOT_VALUES = frozenset({"new", "old", "first", "current", "dream", "job", "work"})
+_ONE_TOOL = _set("editor phone browser notes music computer")  # "I switched to Neovim"
+_NOT_VALUES = _set("new old first current dream job work")  # "a new job at Stripe": no role
 
 
 def _role_relation(role: str) -> tuple[str, str, bool]:
@@ -299,7 +269,6 @@ def prepare(memories: Sequence[Memory], *, claims_fn: ClaimsFn = claims) -> list
     linked by the graph write (links of kind `mention`), so candidate search by entity and the
     rankings that read it see exactly what they saw before."""
     return [extract(m, claims_fn=claims_fn) for m in memories]
-
 
 
 def _claim_facts(c: Claim, me: Mention, said: str) -> tuple[list[Fact], list[tuple[str, str]]]:
