@@ -231,7 +231,7 @@ class Mind:
         one row per item, only for items that fit in one chunk) skips embedding — for imports
         and benchmarks with precomputed embeddings. All new rows are written in one transaction.
         With `graph` (default), the names each item mentions and the facts it states go into
-        the knowledge graph right after (`salience.graph.extract`; ~2 ms per memory — pass
+        the knowledge graph right after (`salience.graph.extract`; a few ms per memory — pass
         `graph=False` for bulk loads that do not need it).
         With `check_contradictions` (off for bulk loads; `add` turns it on), each item is
         checked against its nearest memories like a triaged one (`Ingestor.commit_checked`):
