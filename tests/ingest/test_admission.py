@@ -75,3 +75,13 @@ def test_low_scores_are_not_temporary():
     assert not rules.is_noise_turn("ok?")
     assert rules.split_exchange("User: hi\nAssistant: hello") == ("hi", "hello")
     assert rules.split_exchange("Ana: hi there") == ("hi there", "")
+
+
+def test_the_persona_and_profile_are_never_contradiction_candidates(heuristic_mind):
+    """Identity-typed memories (the persona mirror, the user profile) are synthesised text,
+    not statements: the contradiction check never supersedes them."""
+    prof = heuristic_mind.save_memory("I live in Lisbon. Diet: vegan.", memory_type="identity",
+                                      salience=10).id
+    heuristic_mind.remember_turn("I live in Porto now, not in Lisbon anymore", "Noted",
+                                 defer=False, tool_grounded=True)
+    assert heuristic_mind.get(prof).superseded_by is None

@@ -325,7 +325,8 @@ class Ingestor:
         slots the new memory makes claims on are checked (`_slot_candidates`): the statement a
         memory replaces is often not among its nearest embeddings."""
         close = rules.contradiction_candidates(
-            [(m.id, s) for m, s in neighbours if m.content_hash != head.content_hash],
+            [(m.id, s) for m, s in neighbours if m.content_hash != head.content_hash
+             and m.memory_type is not MemoryType.IDENTITY],  # persona/profile: not claims
             max_distance=mind_threshold(  # calibrated to the mind's embedder (issue 14)
                 self.store, self.config, "contradiction_distance", self.embed,
                 forms=pair_forms(head.content, [m.content for m, _ in neighbours]),
