@@ -139,3 +139,25 @@ def test_every_agent_path_fills_the_graph(mind, path):
     rels = g.relations(g.resolve(USER).id, relation_type="works_at")
     assert [g.get_entity(r.target_id).name for r in rels] == ["Siemens"]
     assert rels[0].memory_id is not None and mind.get(rels[0].memory_id).content.endswith(text)
+
+
+def test_fill_gives_an_older_mind_its_graph(mind, clock):
+    first = mind.add_many(["I live in Berlin. My manager Sam is great."], graph=False)[0]
+    clock.advance(days=10)
+    moved = mind.add_many(["I moved to Lisbon."], graph=False)[0]
+    mind.update(first, superseded_by=moved)
+    g = mind.graph
+    assert g.resolve(USER) is None and g.about("Sam") == []
+    assert g.fill(batch_size=1) == 2
+    assert lives_in(mind) == [("Lisbon", moved)]
+    assert [m.id for m in g.about("Sam")] == []  # its memory is superseded ...
+    assert [m.id for m in g.about("Sam", include_superseded=True)] == [first]
+    manager = g.relations(g.resolve(USER).id, relation_type="reports_to")
+    assert [g.get_entity(r.target_id).name for r in manager] == ["Sam"]  # ... its job fact holds
+    counts = mind.store.graph_counts()
+    assert g.fill() == 2 and mind.store.graph_counts() == counts  # idempotent
+    # mentions only (a restored mind's relations came with its export)
+    other = mind.add_many(["Priya joined the Apollo project."], graph=False)[0]
+    g.fill(facts=False)
+    assert [m.id for m in g.about("priya")] == [other]
+    assert mind.store.graph_counts()["relations"] == counts["relations"]

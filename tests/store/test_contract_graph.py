@@ -4,6 +4,7 @@ and superseding statements — on every backend."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -141,6 +142,14 @@ def test_a_denied_value_ends_whatever_relation_held_it(store):
     denial = Fact(USER, "*", Mention("Siemens"), "*", negated=True)
     assert len(store.write_graph([graph(m2, denial)], now=at(4)).retired) == 1
     assert open_targets(store, rtype="works_at") == []
+
+
+def test_an_older_denial_imported_later_ends_nothing_newer(store):
+    again, left = mem("I joined Siemens again.", 10), mem("I left Siemens.", 11, occurred_at=at(5))
+    works = Fact(USER, "works_at", Mention("Siemens", "organization"), "employer", True)
+    store.write_graph([graph(again, works)], now=at(10))
+    store.write_graph([graph(left, replace(works, negated=True))], now=at(11))
+    assert open_targets(store, rtype="works_at") == ["Siemens"]
 
 
 def test_an_older_statement_imported_later_is_already_over(store):

@@ -25,6 +25,7 @@ from ..clock import Clock, ensure_utc
 from ..errors import InvalidInput, NotFound
 from ..models import Memory
 from ..search.config import SearchConfig, get_preset
+from .extract import prepare
 from .normalize import entity_key, mention_keys, parse_name
 from .ontology import Ontology, default_ontology
 from .records import (
@@ -364,7 +365,8 @@ class KnowledgeGraph:
     def relink_memories(self, batch_size: int = 500) -> int:
         """Rebuild the memory↔entity links of every memory from its `entities` (for minds
         whose memories were stored before the knowledge graph existed); returns how many
-        memories were rewritten. Records are rewritten unchanged, vectors are kept."""
+        memories were rewritten. Records are rewritten unchanged, vectors are kept. What the
+        texts mention and state: `fill`."""
         if batch_size <= 0:
             raise InvalidInput("batch_size must be positive")
         done = 0
@@ -379,6 +381,43 @@ class KnowledgeGraph:
         if batch:
             self._store.update(batch)
             done += len(batch)
+        return done
+
+    def fill(self, *, facts: bool = True, batch_size: int = 500) -> int:
+        """Give a mind the graph its write paths would have built: every memory, in insertion
+        order, linked to the names it mentions (typed), and — with `facts` — its claims
+        asserted and retired as at ingestion, supersessions included (`graph.extract`,
+        `graph.writer`). For minds stored before the graph filled itself (`facts=True`) or
+        restored from an export, whose relations came along (`facts=False`). Running it again
+        changes nothing. Returns how many memories were read."""
+        if batch_size <= 0:
+            raise InvalidInput("batch_size must be positive")
+        superseded_by: dict[str, list[str]] = {}  # new memory id -> the ids it superseded
+        batch: list[Memory] = []
+        done = 0
+
+        def flush() -> None:
+            graphs = prepare(batch)
+            pairs: list[tuple[str, str]] = []
+            if facts:
+                pairs = [(old, m.id) for m in batch for old in superseded_by.pop(m.id, [])]
+            else:
+                graphs = [replace(g, facts=(), aliases=()) for g in graphs]
+            self._store.write_graph(graphs, supersede=pairs, now=self._clock.now())
+
+        for m, _vec in self._store.iter_memories(batch_size):
+            if m.superseded_by is not None:
+                superseded_by.setdefault(m.superseded_by, []).append(m.id)
+            batch.append(m)
+            done += 1
+            if len(batch) >= batch_size:
+                flush()
+                batch = []
+        if batch:
+            flush()
+        if facts and superseded_by:  # superseded by a memory stored before them
+            rest = [(old, new) for new, olds in superseded_by.items() for old in olds]
+            self._store.write_graph([], supersede=rest, now=self._clock.now())
         return done
 
     def entities_of(self, memory_id: str) -> list[Entity]:

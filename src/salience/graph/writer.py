@@ -9,12 +9,14 @@ paths call it from `Store.commit_ingest`; `Store.write_graph` wraps it in its ow
   (`memory_entity_links`, kind `mention`: kept when the memory is updated, unlike the links of
   `Memory.entities`); a generic (`entity`) type is upgraded when the mention knows better; a
   specific type is never overwritten.
-- **Facts.** A fact already true (the same open relation) is not written twice. A negated fact
-  ends the matching open relation at the statement's time (a negated `*` fact — "switched from
-  vim" — every open relation from its subject to that object). A functional fact ends the open
-  relations of its slot that hold another value (valid_to = the new statement's valid_from); if
-  a *later* statement of the slot is already stored (an older message imported afterwards), the
-  new relation is written already ended at that later statement.
+- **Facts.** A fact already true (the same open relation), or already written for the same
+  memory (a replay), is not written twice. A negated fact ends the matching open relation
+  stated before it, at the statement's time (a negated `*` fact — "switched from vim" — every
+  open relation from its subject to that object). A functional fact ends the open relations
+  of its slot that hold another value and were stated before it (valid_to = the new
+  statement's valid_from); if a *later* statement of the slot is already stored (an older
+  message imported afterwards), the new relation is written already ended at that later
+  statement.
 - **Supersession.** When memory `old` is superseded by `new`, the open relations `old` asserted
   on the slots `new` speaks about are ended (by the fact rules above); when `new` says nothing
   about any of `old`'s slots (the supersession came from a judgement the graph cannot see),
@@ -122,6 +124,11 @@ def supersession_retirements(
     return [r for r in old_relations if r.valid_to is None]
 
 
+def _since(r: Relation, when: datetime) -> bool:
+    """Whether `r` was already valid at `when` (stated before a statement made then)."""
+    return r.valid_from is None or r.valid_from <= when
+
+
 def _slot_of(r: Relation) -> Slot:
     return (r.source_id, r.relation_type, str(r.properties.get("slot", "")))
 
@@ -170,10 +177,14 @@ class _Writer:
             if e is not None and entity_key(alias) not in {entity_key(a) for a in e.aliases}:
                 self.tx.add_aliases(e.id, [alias])
                 e.aliases.append(alias)
-        for f in g.facts:
-            self.fact(g, f, touched)
+        if g.facts:  # what this memory already stated (a replay: `KnowledgeGraph.fill`)
+            stated = {(*_slot_of(r), r.target_id) for r in self.tx.memory_relations(g.memory_id)}
+            for f in g.facts:
+                self.fact(g, f, touched, stated)
 
-    def fact(self, g: MemoryGraph, f: Fact, touched: set[Slot]) -> None:
+    def fact(
+        self, g: MemoryGraph, f: Fact, touched: set[Slot], stated: set[tuple[str, ...]]
+    ) -> None:
         when = g.valid_from or self.now
         s = self.entity(f.subject, when=when, create=not f.negated)
         o = self.entity(f.obj, when=when, create=not f.negated)
@@ -181,19 +192,25 @@ class _Writer:
             return
         if f.relation_type == ANY_RELATION:  # a denial of the value, whatever its slot
             rels = self.tx.open_relations(s.id, None)
-            self.end([r for r in rels if r.target_id == o.id], when, g.memory_id)
+            self.end(
+                [r for r in rels if r.target_id == o.id and _since(r, when)], when, g.memory_id
+            )
             return
         slot = (s.id, f.relation_type, f.slot)
         touched.add(slot)
+        if not f.negated and (*slot, o.id) in stated:
+            return  # this memory's statement is already written
         same = [r for r in self.tx.open_relations(s.id, f.relation_type) if _slot_of(r) == slot]
-        if f.negated:
-            self.end([r for r in same if r.target_id == o.id], when, g.memory_id)
+        if f.negated:  # a denial ends what was stated before it, not a later restatement
+            self.end(
+                [r for r in same if r.target_id == o.id and _since(r, when)], when, g.memory_id
+            )
             return
         if any(r.target_id == o.id for r in same):
             return  # already known: a restatement
         valid_to: datetime | None = None
         if f.functional:
-            older = [r for r in same if r.valid_from is None or r.valid_from <= when]
+            older = [r for r in same if _since(r, when)]
             later = [r.valid_from for r in same if r.valid_from is not None and r.valid_from > when]
             self.end(older, when, g.memory_id)
             valid_to = min(later) if later else None
