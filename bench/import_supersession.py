@@ -408,6 +408,16 @@ _CHAT_UPDATES = [
     ("I'm single.", "I'm dating {f1} now."),
     ("I use Chrome for everything.", "I switched from Chrome to Firefox."),
     ("My rent is 1,100 EUR a month.", "The landlord raised my rent to 1,250 EUR."),
+    ("My phone number is 0171 5550{n}.", "My new number is 0152 5559{n}."),
+    ("My favourite band is {band1}.", "These days my favourite band is {band2}."),
+    ("I have one cat.", "We adopted a second cat."),
+    ("I use Notion for my notes.", "I moved all my notes from Notion to Obsidian."),
+    ("My email is alex.m@oldmail.example.", "I changed my email to alex@newmail.example."),
+    ("I'm a backend developer.", "I got promoted to engineering manager."),
+    ("I bank with Barclays.", "I moved my account to Monzo."),
+    ("My yoga class is on Mondays.", "Yoga moved to Wednesdays."),
+    ("I don't have a dog.", "We adopted a dog last weekend."),
+    ("My commute is 40 minutes.", "My commute is only 10 minutes now."),
 ]
 
 
@@ -425,7 +435,9 @@ def _write_chat(path: Path, rng: random.Random, n: int, planted_n: int) -> list[
     planted: list[Planted] = []
     per = 10
     total_convs = max(1, n // per)
-    # plants: each (old, new) goes into two different conversations, weeks apart
+    # plants: each (old, new) goes into two different conversations, weeks apart; one user,
+    # so each slot changes once (a second "I'm dating …" would be a real update of the first)
+    planted_n = min(planted_n, len(_CHAT_UPDATES))
     slots = rng.sample(range(total_convs), min(total_convs, 2 * planted_n))
     plan: dict[int, list[str]] = {}
     for i in range(min(planted_n, len(slots) // 2)):
@@ -433,7 +445,10 @@ def _write_chat(path: Path, rng: random.Random, n: int, planted_n: int) -> list[
         c1, c2 = rng.sample(CITIES, 2)
         o1, o2 = rng.sample(ORGS, 2)
         p1, p2 = rng.sample([p.split()[0] for p in PEOPLE], 2)
-        extra = {"c1": c1, "c2": c2, "o1": o1, "o2": o2, "p1": p1, "p2": p2,
+        b1, b2 = rng.sample(["Wet Leg", "Radiohead", "Fontaines D.C.", "Big Thief", "Khruangbin",
+                             "Alvvays"], 2)
+        extra = {"c1": c1, "c2": c2, "o1": o1, "o2": o2, "p1": p1, "p2": p2, "band1": b1,
+                 "band2": b2, "n": str(rng.randint(10, 99)),
                  "f1": rng.choice(FRIENDS).split()[0]}
         old, new = t_old.format(**extra), t_new.format(**extra)
         a, b = sorted(slots[2 * i: 2 * i + 2])
@@ -565,6 +580,7 @@ class SourceReport:
     beyond_planted: int = 0
     seconds: float = 0.0
     examples: list[str] = field(default_factory=list)
+    missed: list[str] = field(default_factory=list)
 
     @property
     def share(self) -> float:
@@ -572,7 +588,8 @@ class SourceReport:
 
     @property
     def precision(self) -> float:
-        return self.true_positives / self.superseded if self.superseded else 1.0
+        """Share of the supersessions that replace a planted statement by its update."""
+        return (self.superseded - self.beyond_planted) / self.superseded if self.superseded else 1.0
 
     @property
     def recall(self) -> float:
@@ -614,6 +631,9 @@ def measure(embedder: str = "e5", *, size: float = 1.0, seed: int = 14) -> list[
                         olds[m.id] = p
                     if old and new and any(o.superseded_by in {n.id for n in new} for o in old):
                         r.true_positives += 1
+                    elif len(r.missed) < 8:
+                        why = "not saved" if not (old and new) else "not superseded"
+                        r.missed.append(f"{why}: {_one(p.old, 70)}  →  {_one(p.new, 70)}")
                 superseded = [m for m in by_id.values() if m.superseded_by and (
                     m.id in {x.id for x in mems})]
                 r.superseded = len(superseded)
@@ -673,7 +693,9 @@ def _print(reports: list[SourceReport], embedder: str, size: float) -> None:
           f"{tot.seconds:.0f} |")
     for r in reports:
         for e in r.examples:
-            print(f"  [{r.source}] {e}")
+            print(f"  [{r.source}] beyond planted: {e}")
+        for e in r.missed:
+            print(f"  [{r.source}] planted, missed: {e}")
     verdict = "pass" if tot.share <= TARGET_SHARE else "FAIL"
     print(f"\nsuperseded beyond planted: {tot.share:.2%} — {verdict}")
 
