@@ -20,6 +20,19 @@ DROPPED_BEFORE = [
 ]
 
 
+# short plain statements the "at most one content word" noise rule dropped (knowledge suite,
+# import bench): a statement with no greeting, thanks or acknowledgement in it is a fact
+SHORT_FACTS = ["I have one cat.", "I don't have a dog.", "No, I don't have any kids.",
+               "I have a hamster.", "I got hired by H&M.", "I'm with Tesla now."]
+
+
+@pytest.mark.parametrize("fact", SHORT_FACTS)
+def test_a_short_fact_is_not_small_talk(heuristic_mind, fact):
+    assert not rules.is_noise_turn(fact)
+    res = heuristic_mind.remember_turn(fact, "Okay.", defer=False)
+    assert res.saved and res.skipped is None
+
+
 def test_the_users_statements_survive_deferred_triage(heuristic_mind):
     for user, reply in DROPPED_BEFORE:
         heuristic_mind.remember_turn(user, reply)

@@ -61,16 +61,25 @@ NOISE_MAX_WORDS = 8
 
 def is_noise_turn(text: str, *, max_words: int = NOISE_MAX_WORDS) -> bool:
     """Whether what a person said is pure small talk ("lol ok", "thanks!", "sure, sounds
-    good"): at most `max_words` words, no question, and every sentence a greeting, thanks or
-    acknowledgement with at most one content word. Longer turns are never noise: a detector
-    that misses one fact in a long turn would lose it."""
-    from ..llm.heuristic.text import split_sentences, words
+    good"): at most `max_words` words, no question, no claim about anything (the claims engine
+    finds none) and every sentence a greeting, thanks or acknowledgement with at most one
+    content word, or no content word at all. A short plain statement ("I have one cat.") is a
+    fact, not noise; longer turns are never noise: a detector that misses one fact in a long
+    turn would lose it."""
+    from ..llm.heuristic.claims import claims
+    from ..llm.heuristic.rules import NOISE_PHRASES
+    from ..llm.heuristic.text import content_terms, split_sentences, words
     from ..llm.heuristic.triage import is_noise
 
     if len(words(text)) > max_words:
         return False
     sentences = [s for s in split_sentences(text) if s.strip()]
-    return all(is_noise(s) and not s.rstrip().endswith("?") for s in sentences)
+    for s in sentences:
+        if s.rstrip().endswith("?") or not is_noise(s):
+            return False
+        if content_terms(s) and not NOISE_PHRASES.search(s):
+            return False
+    return not claims(text)
 
 
 @dataclass(frozen=True, slots=True)
