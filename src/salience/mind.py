@@ -7,10 +7,10 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, get_args
 
 from .clock import Clock, SystemClock
-from .config import Config
+from .config import Config, EmbedderName
 from .errors import EmbedderMismatch, InvalidInput, NotFound
 from .models import (
     UPDATABLE_FIELDS,
@@ -75,7 +75,7 @@ class Mind:
         config: Config | None = None,
         backend: str | None = None,
         dsn: str | None = None,
-        embedder: Embedder | None = None,
+        embedder: Embedder | str | None = None,
         clock: Clock | None = None,
     ) -> Mind:
         """Open (creating if needed) a mind.
@@ -86,17 +86,28 @@ class Mind:
             config: settings; defaults to `Config()` (env vars `SALIENCE_*`).
             backend: "sqlite" (default) or "postgres"; overrides `config.backend`.
             dsn: PostgreSQL DSN; overrides `config.dsn`.
-            embedder: an `Embedder`; defaults to the one `config.embedder` names. Built lazily.
+            embedder: an `Embedder`, or the name of a packaged one ("e5", "minilm", "hash",
+                ... as `config.embedder` takes); defaults to the one `config.embedder` names.
+                Built lazily.
             clock: time source; defaults to the system clock.
 
         Raises:
             InvalidMindName: the name contains separators, `..` or other disallowed characters.
+            ValueError: `embedder` is a string that names no embedder.
             StoreError: the database cannot be opened or is not a Salience mind.
             EmbedderMismatch: `embedder` differs from the one the mind was built with.
         """
         from .store import open_store
 
         config = config or Config()
+        if isinstance(embedder, str):
+            names = get_args(EmbedderName)
+            if embedder not in names:
+                raise ValueError(
+                    f"unknown embedder {embedder!r}: pass an Embedder or one of {', '.join(names)}"
+                )
+            config = config.model_copy(update={"embedder": embedder})
+            embedder = None
         if dsn is not None:
             from pydantic import SecretStr
 

@@ -47,6 +47,14 @@ def test_open_by_path(tmp_path: Path, config: Config):
         assert m.count() == 1
 
 
+def test_embedder_by_name(tmp_path: Path, config: Config):
+    with Mind.open(tmp_path / "named.db", config=config, embedder="hash") as m:
+        m.add("an embedder named, not built")
+        assert "hash" in m.embedder.model
+    with pytest.raises(ValueError, match="unknown embedder 'bert'"):
+        Mind.open(tmp_path / "other.db", config=config, embedder="bert")
+
+
 @pytest.mark.parametrize(
     "name", ["../evil", "a/b", "a\\b", "..", ".hidden", "", "x" * 65, "with space", "nul\x00", "é"]
 )
