@@ -157,6 +157,13 @@ def test_session_t_assigned_monotonically_and_session_registered(store):
     assert nxt.t == 11
     with pytest.raises(InvalidInput, match="already used"):
         store.insert([mem("dup t", 11, session_id="gop", t=10)])
+    # the chunks of one item share its `t`; another item at that `t` is still refused
+    head = mem("long turn, part 1", 12, session_id="gop", t=20)
+    tail = mem("long turn, part 2", 13, session_id="gop", t=20, parent_id=head.id, chunk_index=1)
+    store.insert([head, tail])
+    assert store.get(tail.id).t == 20
+    with pytest.raises(InvalidInput, match="already used"):
+        store.insert([mem("another turn", 14, session_id="gop", t=20)])
 
 
 def test_concurrent_writers_never_share_t(make_store, store):

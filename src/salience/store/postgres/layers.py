@@ -99,7 +99,9 @@ class LayersMixin(_Base):
                     (t,) = conn.execute(q(sql.NEXT_T), (m.session_id,)).fetchone()
                     conn.execute(q(sql.SET_T), (int(t), pk))
                     m.t = int(t)
-                elif conn.execute(q(sql.COUNT_T), (m.session_id, m.t)).fetchone()[0] > 1:
+                elif conn.execute(
+                    q(sql.COUNT_T), (m.session_id, m.t, m.parent_id or m.id)
+                ).fetchone()[0]:
                     raise InvalidInput(f"t={m.t} is already used in session {m.session_id!r}")
             base = None
             if m.base_frame_id is not None:

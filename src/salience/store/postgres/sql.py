@@ -702,7 +702,11 @@ SESSION_FRAMES = (
 )
 PK_BY_ID_LAYERS = "SELECT pk FROM {s}.memories WHERE id = %s"
 NEXT_T = "SELECT coalesce(max(t), 0) + 1 FROM {s}.memories WHERE session_id = %s"
-COUNT_T = "SELECT count(*) FROM {s}.memories WHERE session_id = %s AND t = %s"
+# rows of another item at (session, t): the chunks of one item share its `t`
+COUNT_T = (
+    "SELECT count(*) FROM {s}.memories WHERE session_id = %s AND t = %s "
+    "AND coalesce(parent_id, id) <> %s"
+)
 SET_T = "UPDATE {s}.memories SET t = %s WHERE pk = %s"
 FRAME_BASE = "SELECT frame_type, session_id FROM {s}.memories WHERE id = %s"
 SET_SUPERSEDED_AT = (

@@ -67,7 +67,7 @@ class LayersMixin(_Base):
                 (t,) = db.execute(sql.NEXT_T, (m.session_id,)).fetchone()
                 db.execute(sql.SET_T, (int(t), pk))
                 m.t = int(t)
-            elif db.execute(sql.COUNT_T, (m.session_id, m.t)).fetchone()[0] > 1:
+            elif db.execute(sql.COUNT_T, (m.session_id, m.t, m.parent_id or m.id)).fetchone()[0]:
                 raise InvalidInput(f"t={m.t} is already used in session {m.session_id!r}")
         base = None
         if m.base_frame_id is not None:

@@ -602,7 +602,11 @@ SESSION_FRAMES = (
     "AND (? IS NULL OR base_frame_id = ?) ORDER BY t, pk"
 )
 NEXT_T = "SELECT coalesce(max(t), 0) + 1 FROM memories WHERE session_id = ?"
-COUNT_T = "SELECT count(*) FROM memories WHERE session_id = ? AND t = ?"
+# rows of another item at (session, t): the chunks of one item share its `t`
+COUNT_T = (
+    "SELECT count(*) FROM memories WHERE session_id = ? AND t = ? "
+    "AND coalesce(parent_id, id) <> ?"
+)
 SET_T = "UPDATE memories SET t = ? WHERE pk = ?"
 FRAME_BASE = "SELECT frame_type, session_id FROM memories WHERE id = ?"
 SET_SUPERSEDED_AT = (
