@@ -15,7 +15,7 @@ import hmac
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -118,11 +118,8 @@ def _check_tenant(name: str) -> str:
 class ServerDB:
     """The server database: keys, minds, tenants and embedding usage. Thread-safe."""
 
-    def __init__(
-        self, path: str | Path, *, clock: Clock | None = None, minds_dir: Path | None = None
-    ) -> None:
+    def __init__(self, path: str | Path, *, clock: Clock | None = None) -> None:
         self.path = Path(path)
-        self.minds_dir = minds_dir
         self.clock: Clock = clock or SystemClock()
         self._lock = threading.RLock()
         try:
@@ -140,7 +137,7 @@ class ServerDB:
     @classmethod
     def at_home(cls, home: Path, *, clock: Clock | None = None) -> ServerDB:
         """The server database of a data directory: `<home>/server.db`."""
-        return cls(Path(home) / SERVER_DB, clock=clock, minds_dir=Path(home) / "minds")
+        return cls(Path(home) / SERVER_DB, clock=clock)
 
     def close(self) -> None:
         with self._lock:
@@ -216,11 +213,17 @@ class ServerDB:
             db.execute(sql.INSERT_MIND, (name, tenant, self._now()))
         return self.mind(name)
 
-    def create_mind(self, principal: Principal, name: str) -> MindEntry:
+    def create_mind(
+        self, principal: Principal, name: str, *, exists: Callable[[str], bool]
+    ) -> MindEntry:
         """Register a new mind for `principal` (its tenant owns it).
 
+        `exists(name)` asks the backend that would hold the mind whether it already does (a
+        file on SQLite, a schema on PostgreSQL): an unregistered mind that exists belongs to
+        whoever made it locally and cannot be claimed over the API.
+
         Raises `Forbidden` for a read-only key or a key bound to one mind, `ConflictError` when
-        the name is registered to someone else or is an existing unregistered local mind.
+        the name is registered to someone else or is an existing unregistered mind.
         """
         check_mind_name(name)
         if not principal.can("write"):
@@ -228,8 +231,7 @@ class ServerDB:
         if not principal.insecure and principal.mind is not None:
             raise Forbidden("a key bound to one mind cannot create minds; use a tenant key")
         existing = self.find_mind(name)
-        on_disk = self.minds_dir is not None and (self.minds_dir / f"{name}.db").exists()
-        if existing is None and not principal.insecure and on_disk:
+        if existing is None and not principal.insecure and exists(name):
             raise ConflictError(f"mind name {name!r} is already taken")
         return self.register_mind(name, principal.tenant)
 

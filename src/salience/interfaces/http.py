@@ -23,6 +23,7 @@ from ..clock import Clock
 from ..config import Config
 from ..mind import Mind
 from ..models import MemoryFilter, MemoryType
+from ..store import mind_exists
 from . import http_schemas as S
 from .auth import INSECURE_LOCAL, Principal, Scope, ServerDB
 from .http_errors import (
@@ -151,7 +152,7 @@ def create_app(
     @app.post("/v1/minds", response_model=S.MindOut, status_code=201, tags=["minds"])
     def create_mind(body: S.MindIn, who: Caller) -> dict[str, Any]:
         """Create a mind owned by the key's tenant (needs a tenant key with write scope)."""
-        entry = db.create_mind(who, body.name)
+        entry = db.create_mind(who, body.name, exists=lambda n: mind_exists(config, n))
         pool.get(entry.name, entry.tenant)
         return {"name": entry.name, "tenant": entry.tenant}
 

@@ -12,7 +12,7 @@ from .base import Store
 if TYPE_CHECKING:
     from ..config import Config
 
-__all__ = ["Store", "check_mind_name", "open_store", "sqlite_path"]
+__all__ = ["Store", "check_mind_name", "mind_exists", "open_store", "sqlite_path"]
 
 _MIND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -38,6 +38,22 @@ def sqlite_path(config: Config, name: str) -> Path:
     if path.parent != base:
         raise InvalidMindName(f"mind name {name!r} escapes the minds directory")
     return path
+
+
+def mind_exists(config: Config, name: str, *, backend: str | None = None) -> bool:
+    """True if the backend that would hold mind `name` already holds it (nothing is created).
+
+    SQLite: `<home>/minds/<name>.db` exists; PostgreSQL: the mind's schema exists. This is what
+    decides whether a name is free, for every backend. Raises `InvalidMindName`, `StoreError`.
+    """
+    backend = backend or config.backend
+    if backend == "sqlite":
+        return sqlite_path(config, name).exists()
+    if backend == "postgres":
+        from .postgres import PostgresStore
+
+        return PostgresStore.exists(config, check_mind_name(name))
+    raise InvalidInput(f"unknown backend {backend!r}; expected 'sqlite' or 'postgres'")
 
 
 def open_store(config: Config, name_or_path: str | Path, *, backend: str | None = None) -> Store:

@@ -32,6 +32,7 @@ SET_LOCAL = "SELECT set_config(%s, %s, true)"
 
 # -- mind schema and migrations ------------------------------------------------------------------
 TABLE_EXISTS = "SELECT to_regclass(%s) IS NOT NULL"
+SCHEMA_EXISTS = "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = %s)"
 CREATE_SCHEMA = "CREATE SCHEMA IF NOT EXISTS {s}"
 DROP_SCHEMA = "DROP SCHEMA IF EXISTS {s} CASCADE"
 CREATE_MIGRATIONS = """

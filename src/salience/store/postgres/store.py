@@ -144,16 +144,25 @@ class PostgresStore(
         Raises `StoreError` (naming host:port, never the password) if the server cannot be
         reached or used, `SchemaVersionError` if the mind was written by a newer Salience.
         """
-        if config.dsn is None:
-            raise InvalidInput("backend 'postgres' needs a DSN (config dsn / SALIENCE_DSN / --dsn)")
-        dsn = config.dsn
-        text = dsn.get_secret_value() if hasattr(dsn, "get_secret_value") else str(dsn)
-        server = pool.acquire(text, pool_max=config.pg_pool_max)
+        server = pool.acquire(_dsn_text(config), pool_max=config.pg_pool_max)
         try:
             return cls(server, mind, ef_search=config.pg_hnsw_ef_search)
         except BaseException:
             pool.release(server)
             raise
+
+    @classmethod
+    def exists(cls, config: Config, mind: str) -> bool:
+        """True if `mind` has a schema on the server of `config.dsn` (nothing is created)."""
+        server = pool.acquire(_dsn_text(config), pool_max=config.pg_pool_max)
+        try:
+            with server.pool.connection() as conn:
+                row = conn.execute(sql.SCHEMA_EXISTS, (schema_name(mind),)).fetchone()
+            return bool(row and row[0])
+        except psycopg.Error as e:
+            raise StoreError(f"PostgreSQL at {server.endpoint} failed: {server.reason(e)}") from None
+        finally:
+            pool.release(server)
 
     # -- lifecycle ------------------------------------------------------------------------------
     @property
@@ -556,6 +565,13 @@ class PostgresStore(
 
 
 # -- helpers ------------------------------------------------------------------------------------
+def _dsn_text(config: Config) -> str:
+    if config.dsn is None:
+        raise InvalidInput("backend 'postgres' needs a DSN (config dsn / SALIENCE_DSN / --dsn)")
+    dsn = config.dsn
+    return dsn.get_secret_value() if hasattr(dsn, "get_secret_value") else str(dsn)
+
+
 def _first_line(e: BaseException) -> str:
     return (str(e).splitlines() or [type(e).__name__])[0]
 
