@@ -181,6 +181,7 @@ def parse_selection(spec: str | None, n: int) -> list[int]:
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = "../shared/bench/locomo/locomo10.json"
 KS = (5, 10, 20)
+SESSION_KS = (1, 3, 5)  # sessions: LoCoMo conversations hold 19–32
 BASELINES = ("text-only", "vector-only", "rrf")
 
 
@@ -192,6 +193,7 @@ def ablations() -> dict[str, SearchConfig]:
         "relevance-priors-0.1": replace(b, name="relevance-priors-0.1", prior_weight=0.1),
         "relevance-no-coverage": replace(b, name="relevance-no-coverage", bm25_coverage=False),
         "relevance-no-newer": replace(b, name="relevance-no-newer", newer_wins=False),
+        "relevance-no-slot": replace(b, name="relevance-no-slot", slot_first=False),
         "relevance-coverage^2": replace(b, name="relevance-coverage^2", bm25_coverage_power=2.0),
         "relevance+recency": replace(b, name="relevance+recency", recency_intent=True),
         "formula-no-time": replace(f, name="formula-no-time", time_aware=False),
@@ -297,14 +299,70 @@ def score(ranked_ids: list[str], evidence: set[str], k: int) -> tuple[float, flo
     return len(found) / len(evidence), (dcg / idcg if idcg else 0.0)
 
 
+def _lme_dcg(rels: Sequence[float]) -> float:
+    """LongMemEval's DCG: the first two ranks weigh 1, rank i ≥ 2 weighs 1/log2(i)."""
+    return (rels[0] + sum(r / math.log2(i + 1) for i, r in enumerate(rels[1:], start=1))
+            if rels else 0.0)
+
+
+def peer_scores(ranked_ids: list[str], evidence: set[str], k: int) -> dict[str, float]:
+    """The metrics peers report, at depth k, on turns:
+
+    - `hit@k` (LongMemEval's recall_any@k; "question-level" recall): any evidence in the top k;
+    - `all@k` (LongMemEval's recall_all@k): every evidence turn in the top k;
+    - `ndcg_any@k`: LongMemEval's NDCG (its `ndcg` over the evidence, its DCG discount)."""
+    top = ranked_ids[:k]
+    rels = [1.0 if m in evidence else 0.0 for m in top]
+    ideal = _lme_dcg([1.0] * min(len(evidence), k))
+    return {
+        f"hit@{k}": float(any(rels)),
+        f"all@{k}": float(evidence.issubset(top)),
+        f"ndcg_any@{k}": _lme_dcg(rels) / ideal if ideal else 0.0,
+    }
+
+
+def session_scores(
+    ranked_sessions: list[str], evidence_sessions: set[str], k: int
+) -> dict[str, float]:
+    """Session-level recall: the hits' sessions in order of first appearance, scored like
+    turns (`sR@k` = share of evidence sessions among the first k, `sHit@k` = any)."""
+    top = list(dict.fromkeys(ranked_sessions))[:k]
+    found = evidence_sessions.intersection(top)
+    return {
+        f"sR@{k}": len(found) / len(evidence_sessions) if evidence_sessions else 0.0,
+        f"sHit@{k}": float(bool(found)),
+    }
+
+
+def question_row(
+    hits: Sequence[Any], evidence: set[str], session_of: dict[str, str]
+) -> dict[str, float]:
+    """Every metric of one question from its hits (a chunk of a long turn counts as the turn:
+    hits are mapped to their item's first chunk)."""
+    ids = list(dict.fromkeys(h.memory.parent_id or h.memory.id for h in hits))
+    row: dict[str, float] = {}
+    for k in KS:
+        row[f"R@{k}"], row[f"N@{k}"] = score(ids, evidence, k)
+        row.update(peer_scores(ids, evidence, k))
+    ev_sessions = {session_of[e] for e in evidence if e in session_of}
+    sessions = [session_of.get(i, i) for i in ids]
+    for k in SESSION_KS:
+        row.update(session_scores(sessions, ev_sessions, k))
+    return row
+
+
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Mean metrics of per-question rows, overall, per category and per conversation group."""
 
+    keys = [
+        k for k, v in (rows[0] if rows else {}).items()
+        if k not in ("conv", "cat", "ms") and isinstance(v, int | float)
+    ]
+
     def mean(sel: list[dict[str, Any]]) -> dict[str, float]:
         out: dict[str, float] = {"n": float(len(sel))}
-        for k in KS:
-            out[f"R@{k}"] = statistics.fmean(r[f"R@{k}"] for r in sel) if sel else float("nan")
-            out[f"N@{k}"] = statistics.fmean(r[f"N@{k}"] for r in sel) if sel else float("nan")
+        for key in keys:
+            out[key] = statistics.fmean(r[key] for r in sel) if sel else float("nan")
         return out
 
     lat = sorted(r["ms"] for r in rows)
@@ -363,8 +421,12 @@ def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="locomo-") as tmp, Progress(console=console) as bar:
             ingest = bar.add_task(f"{emb_name}: ingest", total=len(picked))
             minds = {}
+            session_of: dict[int, dict[str, str]] = {}
             for i in picked:
                 minds[i] = build_mind(convs[i], emb, Path(tmp), f"conv{i}")
+                session_of[i] = {
+                    m.id: m.session_id or "" for m in minds[i][0].store.list(limit=100_000)
+                }
                 if brain is not None:
                     minds[i][0].brain = brain
                 bar.advance(ingest)
@@ -383,10 +445,8 @@ def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                             q.text, limit=max(KS), preset=extra.get(p, p), feedback=False
                         )
                         ms = (time.perf_counter() - t0) * 1000
-                        ids = [h.memory.id for h in hits]
                         row: dict[str, Any] = {"conv": i, "cat": q.category, "ms": ms}
-                        for k in KS:
-                            row[f"R@{k}"], row[f"N@{k}"] = score(ids, ev, k)
+                        row.update(question_row(hits, ev, session_of[i]))
                         rows[p].append(row)
                         bar.advance(task)
             for mind, _ in minds.values():
@@ -455,6 +515,18 @@ def markdown(results: dict[str, Any]) -> str:
             + " | ".join(f"{g[grp][f'R@{k}']:.3f}" for grp in ("0-4", "5-9") for k in KS)
             + " |"
         )
+    lines += [
+        "",
+        "| embedder/preset | hit@5 | hit@10 | all@5 | all@10 | ndcg_any@5 | ndcg_any@10 "
+        "| sR@1 | sR@3 | sR@5 | sHit@1 |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    peer = ("hit@5", "hit@10", "all@5", "all@10", "ndcg_any@5", "ndcg_any@10",
+            "sR@1", "sR@3", "sR@5", "sHit@1")
+    for name, r in results["runs"].items():
+        o = r["overall"]
+        if all(m in o for m in peer):
+            lines.append(f"| {name} | " + " | ".join(f"{o[m]:.3f}" for m in peer) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -68,6 +68,17 @@ def test_benchmark_scoring() -> None:
     assert locomo.score(["a", "b"], {"a", "b"}, k=5) == (1.0, 1.0)
 
 
+def test_peer_metrics() -> None:
+    """hit@k (recall_any), all@k (recall_all) and LongMemEval's ndcg on one ranked list."""
+    p = locomo.peer_scores(["x", "a", "y", "b"], {"a", "b"}, k=2)
+    assert p["hit@2"] == 1.0 and p["all@2"] == 0.0
+    assert p["ndcg_any@2"] == 0.5  # LongMemEval's DCG weighs ranks 1 and 2 alike
+    assert locomo.peer_scores(["x", "a", "y", "b"], {"a", "b"}, k=4)["all@4"] == 1.0
+    assert locomo.peer_scores(["x"], {"a"}, k=5)["hit@5"] == 0.0
+    s = locomo.session_scores(["s1", "s1", "s2", "s3"], {"s2", "s9"}, k=2)
+    assert s == {"sR@2": 0.5, "sHit@2": 1.0}
+
+
 def test_end_to_end_hash(tmp_path: Path) -> None:
     p = tmp_path / "toy.json"
     write_sample(p)
