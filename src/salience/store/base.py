@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..models import Candidate, EmbeddingInfo, FrameType, Memory, MemoryFilter
+from .agent import AgentStore
 from .ingest import IngestStore
 from .maintenance import MaintenanceStore
 
@@ -209,7 +210,7 @@ class LayerStore(Protocol):
 
 
 @runtime_checkable
-class Store(LayerStore, IngestStore, MaintenanceStore, Protocol):
+class Store(LayerStore, IngestStore, MaintenanceStore, AgentStore, Protocol):
     """One mind's storage."""
 
     @property

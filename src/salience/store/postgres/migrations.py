@@ -12,4 +12,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0004_maintenance", sql.MIGRATION_MAINTENANCE),
     Migration("0005_graph_provenance", sql.MIGRATION_GRAPH_PROVENANCE),
     Migration("0006_mention_links", sql.MIGRATION_MENTION_LINKS),
+    Migration("0007_agent_records", sql.MIGRATION_AGENT_RECORDS),
 )

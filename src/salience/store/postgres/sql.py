@@ -811,3 +811,207 @@ GRAPH_COUNTS = (
     "(SELECT count(*) FROM {s}.memory_entity_links), (SELECT count(*) FROM {s}.sessions), "
     "(SELECT count(*) FROM {s}.awareness)"
 )
+
+# -- agent records (issue 20, design B §3/§11): procedures, improvement signals, execution
+# traces, evolution runs, install audit. Columns in the order of `salience.agent.rows`; JSON as
+# text (like the queue payloads); the statements are run by name from `store/agent_core.py`.
+from ...agent import records as _agent  # noqa: E402
+from ...agent.rows import (  # noqa: E402
+    AUDIT_COLUMNS,
+    EVOLUTION_COLUMNS,
+    PROCEDURE_COLUMNS,
+    SIGNAL_COLUMNS,
+    TRACE_COLUMNS,
+)
+
+MIGRATION_AGENT_RECORDS = (
+    """CREATE TABLE {s}.procedures (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        version integer NOT NULL CHECK (version >= 1),
+        template text NOT NULL,
+        description text NOT NULL DEFAULT '',
+        metadata text NOT NULL DEFAULT '{{}}',
+        parent_id text REFERENCES {s}.procedures (id) ON DELETE SET NULL,
+        active boolean NOT NULL DEFAULT false,
+        runs integer NOT NULL DEFAULT 0,
+        successes integer NOT NULL DEFAULT 0,
+        success_rate double precision NOT NULL DEFAULT 0,
+        avg_cost double precision NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        UNIQUE (name, version)
+    )""",
+    "CREATE UNIQUE INDEX procedures_one_active ON {s}.procedures (name) WHERE active",
+    f"""CREATE TABLE {{s}}.improvement_signals (
+        id text PRIMARY KEY,
+        category text NOT NULL CHECK (category IN ({_in(_agent.SignalCategory)})),
+        pattern_key text NOT NULL,
+        note text NOT NULL DEFAULT '',
+        count integer NOT NULL DEFAULT 1,
+        surfaced boolean NOT NULL DEFAULT false,
+        surfaced_at timestamptz,
+        metadata text NOT NULL DEFAULT '{{{{}}}}',
+        first_seen_at timestamptz NOT NULL,
+        last_seen_at timestamptz NOT NULL,
+        UNIQUE (category, pattern_key)
+    )""",
+    f"""CREATE TABLE {{s}}.execution_traces (
+        id text PRIMARY KEY,
+        task text NOT NULL,
+        outcome text NOT NULL CHECK (outcome IN ({_in(_agent.TraceOutcome)})),
+        trace_json text NOT NULL,
+        procedure_id text,
+        session_id text,
+        cost double precision,
+        duration_ms double precision,
+        metadata text NOT NULL DEFAULT '{{{{}}}}',
+        created_at timestamptz NOT NULL
+    )""",
+    "CREATE INDEX execution_traces_created ON {s}.execution_traces (created_at, id)",
+    "CREATE INDEX execution_traces_outcome ON {s}.execution_traces (outcome, created_at)",
+    "CREATE INDEX execution_traces_procedure ON {s}.execution_traces (procedure_id, created_at)",
+    f"""CREATE TABLE {{s}}.evolution_runs (
+        id text PRIMARY KEY,
+        target text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ({_in(_agent.EvolutionKind)})),
+        status text NOT NULL CHECK (status IN ({_in(_agent.EvolutionStatus)})),
+        description text NOT NULL DEFAULT '',
+        baseline_id text,
+        candidate_id text,
+        proposal text NOT NULL DEFAULT '{{{{}}}}',
+        baseline_metrics text NOT NULL DEFAULT '{{{{}}}}',
+        candidate_metrics text NOT NULL DEFAULT '{{{{}}}}',
+        reason text NOT NULL DEFAULT '',
+        created_at timestamptz NOT NULL,
+        decided_at timestamptz
+    )""",
+    "CREATE INDEX evolution_runs_target ON {s}.evolution_runs (target, created_at)",
+    f"""CREATE TABLE {{s}}.install_audit (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        capability text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ({_in(_agent.InstallKind)})),
+        action text NOT NULL CHECK (action IN ({_in(_agent.InstallAction)})),
+        risk text NOT NULL CHECK (risk IN ({_in(_agent.InstallRisk)})),
+        trust_source text NOT NULL,
+        approval_class text NOT NULL,
+        details text NOT NULL DEFAULT '{{{{}}}}',
+        created_at timestamptz NOT NULL
+    )""",
+    "CREATE INDEX install_audit_capability ON {s}.install_audit (capability, seq)",
+    """CREATE FUNCTION {s}.install_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS
+    $$ BEGIN RAISE EXCEPTION 'install_audit is append-only'; END $$""",
+    """CREATE TRIGGER install_audit_no_change BEFORE UPDATE OR DELETE ON {s}.install_audit
+    FOR EACH ROW EXECUTE FUNCTION {s}.install_audit_append_only()""",
+    """CREATE TRIGGER install_audit_no_truncate BEFORE TRUNCATE ON {s}.install_audit
+    FOR EACH STATEMENT EXECUTE FUNCTION {s}.install_audit_append_only()""",
+)
+
+
+def _agent_cols(cols: tuple[str, ...]) -> str:
+    return ", ".join(cols)
+
+
+def _agent_marks(cols: tuple[str, ...]) -> str:
+    return ", ".join("%s" for _ in cols)
+
+
+_PROC = _agent_cols(PROCEDURE_COLUMNS)
+PROC_INSERT = (
+    f"INSERT INTO {{s}}.procedures ({_PROC}) VALUES ({_agent_marks(PROCEDURE_COLUMNS)}) "
+    "ON CONFLICT DO NOTHING RETURNING id"
+)
+PROC_GET = f"SELECT {_PROC} FROM {{s}}.procedures WHERE id = %s"
+PROC_GET_FOR_UPDATE = PROC_GET + " FOR UPDATE"
+PROC_VERSIONS = f"SELECT {_PROC} FROM {{s}}.procedures WHERE name = %s ORDER BY version"
+PROC_LIST = f"SELECT {_PROC} FROM {{s}}.procedures ORDER BY name, version LIMIT %s"
+PROC_SET_STATS = (
+    "UPDATE {s}.procedures SET runs = %s, successes = %s, success_rate = %s, avg_cost = %s, "
+    "updated_at = %s WHERE id = %s"
+)
+PROC_LOCK_NAME = "SELECT id FROM {s}.procedures WHERE name = %s ORDER BY id FOR UPDATE"
+PROC_DEACTIVATE = (
+    "UPDATE {s}.procedures SET active = %s, updated_at = %s "
+    "WHERE name = %s AND active AND id <> %s"
+)
+PROC_ACTIVATE = "UPDATE {s}.procedures SET active = %s, updated_at = %s WHERE id = %s"
+
+_SIG = _agent_cols(SIGNAL_COLUMNS)
+SIGNAL_UPSERT = (
+    "INSERT INTO {s}.improvement_signals AS g (id, category, pattern_key, note, count, "
+    "surfaced, metadata, first_seen_at, last_seen_at) VALUES (%s, %s, %s, %s, 1, %s, %s, %s, %s) "
+    "ON CONFLICT (category, pattern_key) DO UPDATE SET "
+    "count = g.count + 1, last_seen_at = excluded.last_seen_at, "
+    "note = CASE WHEN excluded.note <> '' THEN excluded.note ELSE g.note END, "
+    "metadata = (g.metadata::jsonb || excluded.metadata::jsonb)::text "
+    f"RETURNING {_SIG}"
+)
+SIGNAL_GET = (
+    f"SELECT {_SIG} FROM {{s}}.improvement_signals WHERE category = %s AND pattern_key = %s"
+)
+SIGNAL_LIST = (
+    f"SELECT {_SIG} FROM {{s}}.improvement_signals WHERE (%s::text IS NULL OR category = %s) "
+    "AND (%s::boolean IS NULL OR surfaced = %s) AND count >= %s "
+    "ORDER BY count DESC, last_seen_at DESC, id LIMIT %s"
+)
+SIGNAL_SURFACE = (
+    "UPDATE {s}.improvement_signals SET surfaced = %s, surfaced_at = %s "
+    "WHERE id = %s AND NOT surfaced RETURNING id"
+)
+
+_TRACE = _agent_cols(TRACE_COLUMNS)
+TRACE_INSERT = (
+    f"INSERT INTO {{s}}.execution_traces ({_TRACE}) VALUES ({_agent_marks(TRACE_COLUMNS)}) "
+    "ON CONFLICT DO NOTHING RETURNING id"
+)
+TRACE_GET = f"SELECT {_TRACE} FROM {{s}}.execution_traces WHERE id = %s"
+TRACE_LIST = (
+    f"SELECT {_TRACE} FROM {{s}}.execution_traces WHERE (%s::text IS NULL OR outcome = %s) "
+    "AND (%s::timestamptz IS NULL OR created_at >= %s) "
+    "AND (%s::timestamptz IS NULL OR created_at < %s) "
+    "AND (%s::text IS NULL OR procedure_id = %s) ORDER BY created_at DESC, id DESC LIMIT %s"
+)
+TRACE_COUNTS = (
+    "SELECT outcome, count(*) FROM {s}.execution_traces GROUP BY outcome ORDER BY outcome"
+)
+_TRACE_DOOMED = (
+    "(%s::timestamptz IS NOT NULL AND created_at < %s) OR id IN (SELECT id FROM "
+    "{s}.execution_traces ORDER BY created_at DESC, id DESC OFFSET %s)"
+)
+TRACE_PRUNABLE = f"SELECT count(*) FROM {{s}}.execution_traces WHERE {_TRACE_DOOMED}"
+TRACE_PRUNE = f"DELETE FROM {{s}}.execution_traces WHERE {_TRACE_DOOMED}"
+_INTERACTIONS_EXCESS = "SELECT id FROM {s}.ai_interactions ORDER BY id DESC OFFSET %s"
+INTERACTIONS_EXCESS = f"SELECT count(*) FROM ({_INTERACTIONS_EXCESS}) x"
+INTERACTIONS_TRIM = f"DELETE FROM {{s}}.ai_interactions WHERE id IN ({_INTERACTIONS_EXCESS})"
+
+_EVO = _agent_cols(EVOLUTION_COLUMNS)
+EVO_INSERT = (
+    f"INSERT INTO {{s}}.evolution_runs ({_EVO}) VALUES ({_agent_marks(EVOLUTION_COLUMNS)}) "
+    "ON CONFLICT DO NOTHING RETURNING id"
+)
+EVO_GET = f"SELECT {_EVO} FROM {{s}}.evolution_runs WHERE id = %s"
+EVO_DECIDE = (
+    "UPDATE {s}.evolution_runs SET status = %s, baseline_metrics = %s, "
+    "candidate_metrics = %s, reason = %s, decided_at = %s "
+    "WHERE id = %s AND status = 'proposed' RETURNING id"
+)
+EVO_LIST = (
+    f"SELECT {_EVO} FROM {{s}}.evolution_runs WHERE (%s::text IS NULL OR target = %s) "
+    "AND (%s::text IS NULL OR status = %s) ORDER BY created_at DESC, id DESC LIMIT %s"
+)
+
+_AUDIT = _agent_cols(AUDIT_COLUMNS)
+AUDIT_INSERT = (
+    f"INSERT INTO {{s}}.install_audit ({_AUDIT}) VALUES ({_agent_marks(AUDIT_COLUMNS)})"
+)
+AUDIT_LIST = (
+    f"SELECT {_AUDIT} FROM {{s}}.install_audit WHERE (%s::text IS NULL OR capability = %s) "
+    "AND (%s::text IS NULL OR kind = %s) ORDER BY seq DESC LIMIT %s"
+)
+AGENT_COUNTS = (
+    "SELECT (SELECT count(*) FROM {s}.procedures), "
+    "(SELECT count(*) FROM {s}.improvement_signals), "
+    "(SELECT count(*) FROM {s}.execution_traces), (SELECT count(*) FROM {s}.evolution_runs), "
+    "(SELECT count(*) FROM {s}.install_audit)"
+)

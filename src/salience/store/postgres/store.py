@@ -56,6 +56,7 @@ from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
 from ..rows import memory_from_row
 from . import pool, sql
+from .agent import AgentMixin
 from .filters import filter_clause
 from .fulltext import FREQUENT_TERM_ROWS, FullTextMixin
 from .graph import GraphMixin
@@ -100,7 +101,13 @@ class _ConnectionLost(StoreError):
 
 
 class PostgresStore(
-    FullTextMixin, VectorSearchMixin, IngestStoreMixin, MaintenanceMixin, LayersMixin, GraphMixin
+    FullTextMixin,
+    VectorSearchMixin,
+    IngestStoreMixin,
+    MaintenanceMixin,
+    LayersMixin,
+    GraphMixin,
+    AgentMixin,
 ):
     """A mind stored in its own schema of a PostgreSQL database with pgvector.
 

@@ -13,4 +13,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0005_vector_changes", sql.MIGRATION_VECTOR_CHANGES),
     Migration("0006_graph_provenance", sql.MIGRATION_GRAPH_PROVENANCE),
     Migration("0007_mention_links", sql.MIGRATION_MENTION_LINKS),
+    Migration("0008_agent_records", sql.MIGRATION_AGENT_RECORDS),
 )

@@ -753,3 +753,195 @@ LEASE_ACQUIRE = (
 )
 LEASE_HOLDER = "SELECT holder FROM leases WHERE name = ?"
 LEASE_RELEASE = "DELETE FROM leases WHERE name = ? AND holder = ?"
+
+# -- agent records (issue 20, design B §3/§11): procedures, improvement signals, execution
+# traces, evolution runs, install audit. Columns in the order of `salience.agent.rows`; the
+# statements are run by name from `store/agent_core.py`.
+from ...agent import records as _agent  # noqa: E402
+from ...agent.rows import (  # noqa: E402
+    AUDIT_COLUMNS,
+    EVOLUTION_COLUMNS,
+    PROCEDURE_COLUMNS,
+    SIGNAL_COLUMNS,
+    TRACE_COLUMNS,
+)
+
+MIGRATION_AGENT_RECORDS = (
+    """CREATE TABLE procedures (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        version INTEGER NOT NULL CHECK (version >= 1),
+        template TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        metadata TEXT NOT NULL DEFAULT '{}',
+        parent_id TEXT REFERENCES procedures (id) ON DELETE SET NULL,
+        active INTEGER NOT NULL DEFAULT 0,
+        runs INTEGER NOT NULL DEFAULT 0,
+        successes INTEGER NOT NULL DEFAULT 0,
+        success_rate REAL NOT NULL DEFAULT 0,
+        avg_cost REAL NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (name, version)
+    )""",
+    "CREATE UNIQUE INDEX procedures_one_active ON procedures (name) WHERE active",
+    f"""CREATE TABLE improvement_signals (
+        id TEXT PRIMARY KEY,
+        category TEXT NOT NULL CHECK (category IN ({_in(_agent.SignalCategory)})),
+        pattern_key TEXT NOT NULL,
+        note TEXT NOT NULL DEFAULT '',
+        count INTEGER NOT NULL DEFAULT 1,
+        surfaced INTEGER NOT NULL DEFAULT 0,
+        surfaced_at TEXT,
+        metadata TEXT NOT NULL DEFAULT '{{}}',
+        first_seen_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL,
+        UNIQUE (category, pattern_key)
+    )""",
+    f"""CREATE TABLE execution_traces (
+        id TEXT PRIMARY KEY,
+        task TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ({_in(_agent.TraceOutcome)})),
+        trace_json TEXT NOT NULL,
+        procedure_id TEXT,
+        session_id TEXT,
+        cost REAL,
+        duration_ms REAL,
+        metadata TEXT NOT NULL DEFAULT '{{}}',
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX execution_traces_created ON execution_traces (created_at, id)",
+    "CREATE INDEX execution_traces_outcome ON execution_traces (outcome, created_at)",
+    "CREATE INDEX execution_traces_procedure ON execution_traces (procedure_id, created_at)",
+    f"""CREATE TABLE evolution_runs (
+        id TEXT PRIMARY KEY,
+        target TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ({_in(_agent.EvolutionKind)})),
+        status TEXT NOT NULL CHECK (status IN ({_in(_agent.EvolutionStatus)})),
+        description TEXT NOT NULL DEFAULT '',
+        baseline_id TEXT,
+        candidate_id TEXT,
+        proposal TEXT NOT NULL DEFAULT '{{}}',
+        baseline_metrics TEXT NOT NULL DEFAULT '{{}}',
+        candidate_metrics TEXT NOT NULL DEFAULT '{{}}',
+        reason TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        decided_at TEXT
+    )""",
+    "CREATE INDEX evolution_runs_target ON evolution_runs (target, created_at)",
+    f"""CREATE TABLE install_audit (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        capability TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ({_in(_agent.InstallKind)})),
+        action TEXT NOT NULL CHECK (action IN ({_in(_agent.InstallAction)})),
+        risk TEXT NOT NULL CHECK (risk IN ({_in(_agent.InstallRisk)})),
+        trust_source TEXT NOT NULL,
+        approval_class TEXT NOT NULL,
+        details TEXT NOT NULL DEFAULT '{{}}',
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX install_audit_capability ON install_audit (capability, seq)",
+    """CREATE TRIGGER install_audit_no_update BEFORE UPDATE ON install_audit
+    BEGIN SELECT RAISE(ABORT, 'install_audit is append-only'); END""",
+    """CREATE TRIGGER install_audit_no_delete BEFORE DELETE ON install_audit
+    BEGIN SELECT RAISE(ABORT, 'install_audit is append-only'); END""",
+)
+
+
+def _agent_cols(cols: tuple[str, ...]) -> str:
+    return ", ".join(cols)
+
+
+def _agent_marks(cols: tuple[str, ...]) -> str:
+    return ", ".join("?" for _ in cols)
+
+
+_PROC = _agent_cols(PROCEDURE_COLUMNS)
+PROC_INSERT = (
+    f"INSERT INTO procedures ({_PROC}) VALUES ({_agent_marks(PROCEDURE_COLUMNS)}) "
+    "ON CONFLICT DO NOTHING RETURNING id"
+)
+PROC_GET = f"SELECT {_PROC} FROM procedures WHERE id = ?"
+PROC_GET_FOR_UPDATE = PROC_GET  # BEGIN IMMEDIATE already serialises writers
+PROC_VERSIONS = f"SELECT {_PROC} FROM procedures WHERE name = ? ORDER BY version"
+PROC_LIST = f"SELECT {_PROC} FROM procedures ORDER BY name, version LIMIT ?"
+PROC_SET_STATS = (
+    "UPDATE procedures SET runs = ?, successes = ?, success_rate = ?, avg_cost = ?, "
+    "updated_at = ? WHERE id = ?"
+)
+PROC_LOCK_NAME = "SELECT id FROM procedures WHERE name = ? ORDER BY id"
+PROC_DEACTIVATE = (
+    "UPDATE procedures SET active = ?, updated_at = ? WHERE name = ? AND active AND id <> ?"
+)
+PROC_ACTIVATE = "UPDATE procedures SET active = ?, updated_at = ? WHERE id = ?"
+
+_SIG = _agent_cols(SIGNAL_COLUMNS)
+SIGNAL_UPSERT = (
+    "INSERT INTO improvement_signals (id, category, pattern_key, note, count, surfaced, "
+    "metadata, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) "
+    "ON CONFLICT (category, pattern_key) DO UPDATE SET "
+    "count = improvement_signals.count + 1, last_seen_at = excluded.last_seen_at, "
+    "note = CASE WHEN excluded.note <> '' THEN excluded.note ELSE improvement_signals.note END, "
+    "metadata = json_patch(improvement_signals.metadata, excluded.metadata) "
+    f"RETURNING {_SIG}"
+)
+SIGNAL_GET = f"SELECT {_SIG} FROM improvement_signals WHERE category = ? AND pattern_key = ?"
+SIGNAL_LIST = (
+    f"SELECT {_SIG} FROM improvement_signals WHERE (? IS NULL OR category = ?) "
+    "AND (? IS NULL OR surfaced = ?) AND count >= ? "
+    "ORDER BY count DESC, last_seen_at DESC, id LIMIT ?"
+)
+SIGNAL_SURFACE = (
+    "UPDATE improvement_signals SET surfaced = ?, surfaced_at = ? "
+    "WHERE id = ? AND NOT surfaced RETURNING id"
+)
+
+_TRACE = _agent_cols(TRACE_COLUMNS)
+TRACE_INSERT = (
+    f"INSERT INTO execution_traces ({_TRACE}) VALUES ({_agent_marks(TRACE_COLUMNS)}) "
+    "ON CONFLICT DO NOTHING RETURNING id"
+)
+TRACE_GET = f"SELECT {_TRACE} FROM execution_traces WHERE id = ?"
+TRACE_LIST = (
+    f"SELECT {_TRACE} FROM execution_traces WHERE (? IS NULL OR outcome = ?) "
+    "AND (? IS NULL OR created_at >= ?) AND (? IS NULL OR created_at < ?) "
+    "AND (? IS NULL OR procedure_id = ?) ORDER BY created_at DESC, id DESC LIMIT ?"
+)
+TRACE_COUNTS = "SELECT outcome, count(*) FROM execution_traces GROUP BY outcome ORDER BY outcome"
+_TRACE_DOOMED = (
+    "(? IS NOT NULL AND created_at < ?) OR id IN (SELECT id FROM execution_traces "
+    "ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?)"
+)
+TRACE_PRUNABLE = f"SELECT count(*) FROM execution_traces WHERE {_TRACE_DOOMED}"
+TRACE_PRUNE = f"DELETE FROM execution_traces WHERE {_TRACE_DOOMED}"
+_INTERACTIONS_EXCESS = "SELECT id FROM ai_interactions ORDER BY id DESC LIMIT -1 OFFSET ?"
+INTERACTIONS_EXCESS = f"SELECT count(*) FROM ({_INTERACTIONS_EXCESS})"
+INTERACTIONS_TRIM = f"DELETE FROM ai_interactions WHERE id IN ({_INTERACTIONS_EXCESS})"
+
+_EVO = _agent_cols(EVOLUTION_COLUMNS)
+EVO_INSERT = (
+    f"INSERT INTO evolution_runs ({_EVO}) VALUES ({_agent_marks(EVOLUTION_COLUMNS)}) "
+    "ON CONFLICT DO NOTHING RETURNING id"
+)
+EVO_GET = f"SELECT {_EVO} FROM evolution_runs WHERE id = ?"
+EVO_DECIDE = (
+    "UPDATE evolution_runs SET status = ?, baseline_metrics = ?, candidate_metrics = ?, "
+    "reason = ?, decided_at = ? WHERE id = ? AND status = 'proposed' RETURNING id"
+)
+EVO_LIST = (
+    f"SELECT {_EVO} FROM evolution_runs WHERE (? IS NULL OR target = ?) "
+    "AND (? IS NULL OR status = ?) ORDER BY created_at DESC, id DESC LIMIT ?"
+)
+
+_AUDIT = _agent_cols(AUDIT_COLUMNS)
+AUDIT_INSERT = f"INSERT INTO install_audit ({_AUDIT}) VALUES ({_agent_marks(AUDIT_COLUMNS)})"
+AUDIT_LIST = (
+    f"SELECT {_AUDIT} FROM install_audit WHERE (? IS NULL OR capability = ?) "
+    "AND (? IS NULL OR kind = ?) ORDER BY seq DESC LIMIT ?"
+)
+AGENT_COUNTS = (
+    "SELECT (SELECT count(*) FROM procedures), (SELECT count(*) FROM improvement_signals), "
+    "(SELECT count(*) FROM execution_traces), (SELECT count(*) FROM evolution_runs), "
+    "(SELECT count(*) FROM install_audit)"
+)

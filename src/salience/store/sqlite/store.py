@@ -25,6 +25,7 @@ from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
 from ..rows import memory_from_row
 from . import sql
+from .agent import AgentMixin
 from .filters import chunks as _chunks
 from .filters import filter_clause
 from .filters import marks as _marks
@@ -43,7 +44,7 @@ MIN_ROWS_FOR_IDF = 16  # below this many rows, "in more than half the rows" says
 
 
 class SQLiteStore(
-    VectorSearchMixin, IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin
+    VectorSearchMixin, IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin, AgentMixin
 ):
     """A mind stored in one SQLite file. Thread-safe (one connection behind a lock)."""
 
