@@ -26,6 +26,7 @@ from ..models import MemoryFilter, MemoryType
 from ..store import mind_exists
 from . import http_schemas as S
 from .auth import INSECURE_LOCAL, Principal, Scope, ServerDB
+from .http_agent import register_agent_routes
 from .http_errors import (
     TENANT_STATE,
     BodyLimitMiddleware,
@@ -166,7 +167,9 @@ def create_app(
         "/v1/minds/{mind}/memories", response_model=S.AddOut, status_code=201, tags=["memories"]
     )
     def add_memory(body: S.MemoryIn, m: Writer) -> dict[str, Any]:
-        """Store a memory. Identical content is stored once (its existing id is returned)."""
+        """Store a memory as given: a direct save (no triage or admission; what it contradicts
+        is superseded). Conversation turns go to `POST …/turns`. Identical content is stored
+        once (its existing id is returned)."""
         return {"id": m.add(**body.model_dump())}
 
     @app.post(
@@ -232,6 +235,7 @@ def create_app(
 
     _register_recall_routes(app, Caller, Reader, Writer, pool, db)
     register_layer_routes(app, Reader, Writer)
+    register_agent_routes(app, Writer)
     return app
 
 

@@ -26,13 +26,16 @@ except ImportError as e:  # pragma: no cover - depends on the installed extras
 
 from ..config import Config
 from ..mind import Mind
+from .mcp_agent import register_agent_tools
+from .mcp_memory import register_memory_protocol
 
 INSTRUCTIONS = """\
 Long-term memory for this assistant (Salience). Use it to remember what matters across
 conversations and to recall it later.
 - Before answering something that may depend on the past (the user's preferences, people,
   plans, earlier decisions), call search_memories or recall_context.
-- When the user states a durable fact, preference, decision or event, call add_memory with a
+- After each exchange, call remember_turn with what the user said and your reply: Salience
+  keeps what matters. For a single fact you want stored as written, call add_memory with a
   self-contained sentence (name people and dates; avoid "he", "yesterday").
 - When a memory turns out wrong or outdated, call update_memory (or add the new fact and set
   superseded_by on the old one); delete_memory only for things that should not be kept.
@@ -137,8 +140,9 @@ def create_server(mind: Mind, *, name: str = "salience") -> MCPServer:
             ),
         ] = "user_stated",
     ) -> dict[str, Any]:
-        """Remember something for later conversations. Returns the memory id (identical
-        content already stored returns the existing id)."""
+        """Save one memory as given (a direct save: no triage; what it contradicts is
+        superseded). For things said in conversation prefer remember_turn. Returns the memory
+        id (identical content already stored returns the existing id)."""
         mid = _call(
             lambda: mind.add(
                 content,
@@ -221,6 +225,8 @@ def create_server(mind: Mind, *, name: str = "salience") -> MCPServer:
         return {"deleted": memory_id}
 
     _register_recall_tools(server, mind)
+    register_agent_tools(server, mind, _call, _memory)
+    register_memory_protocol(server, mind, _call)
     _register_layer_tools(server, mind)
     _register_resources(server, mind)
     return server
