@@ -175,6 +175,20 @@ class Config(BaseSettings):
     heartbeat_lease_s: float = Field(default=900.0, gt=0, description="A tick's DB lease expiry")
     heartbeat_drain_limit: int = Field(default=100, ge=1)
 
+    # -- agent records (issue 20, design B §11): signals, retention ----------------------------
+    signal_threshold: int = Field(
+        default=3, ge=1, description="An improvement signal seen this often is shown once"
+    )
+    trace_retention_days: int | None = Field(
+        default=90, ge=1, description="execution_traces older than this are pruned by maintain"
+    )
+    trace_max_rows: int | None = Field(
+        default=10_000, ge=1, description="maintain keeps at most this many (newest) traces"
+    )
+    ai_interactions_max_rows: int | None = Field(
+        default=100_000, ge=1, description="maintain keeps at most this many ai_interactions"
+    )
+
     @field_validator("home", mode="after")
     @classmethod
     def _expand_home(cls, v: Path) -> Path:

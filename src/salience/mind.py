@@ -30,6 +30,9 @@ from .models import (
 if TYPE_CHECKING:
     import numpy as np
 
+    from .agent.procedures import Evolution, Procedures
+    from .agent.signals import Signals
+    from .agent.traces import Installs, Traces
     from .embed.base import Embedder
     from .graph.kg import KnowledgeGraph
     from .ingest.items import DrainReport, ImportReport, IngestResult
@@ -470,6 +473,45 @@ class Mind:
         from .graph.kg import KnowledgeGraph
 
         return self._layer("_graph_layer", lambda: KnowledgeGraph(self.store, self.clock))
+
+    # -- agent records (design B §11; salience.agent) ------------------------------------------
+    @property
+    def procedures(self) -> Procedures:
+        """Versioned prompt templates with running success rate and average cost."""
+        from .agent.procedures import Procedures
+
+        return self._layer("_procedures", lambda: Procedures(self.store, self.clock))
+
+    @property
+    def signals(self) -> Signals:
+        """Improvement signals: recurring corrections, capability gaps, workflow patterns."""
+        from .agent.signals import Signals
+
+        return self._layer(
+            "_signals",
+            lambda: Signals(self.store, self.clock, threshold=self.config.signal_threshold),
+        )
+
+    @property
+    def traces(self) -> Traces:
+        """Execution traces: one per agent run, with its outcome."""
+        from .agent.traces import Traces
+
+        return self._layer("_traces", lambda: Traces(self.store, self.clock))
+
+    @property
+    def evolution(self) -> Evolution:
+        """Evolution runs: proposed prompt/schema changes decided by a gate."""
+        from .agent.procedures import Evolution
+
+        return self._layer("_evolution", lambda: Evolution(self.store, self.clock))
+
+    @property
+    def installs(self) -> Installs:
+        """The capability install audit (append-only)."""
+        from .agent.traces import Installs
+
+        return self._layer("_installs", lambda: Installs(self.store, self.clock))
 
     def context(
         self,
