@@ -163,6 +163,27 @@ def test_newer_wins_among_the_same_slot_without_a_recorded_supersession(tmp_path
         assert off[0].memory.id == old  # without the lever the stale value ranks first
 
 
+def test_the_memory_that_answers_the_questions_slot_comes_first(tmp_path, e5):
+    """The knowledge suite's commonest miss: chatter sharing the question's word ("work")
+    outranked the statement that answers it ("Which company do I work for?")."""
+    clock = FrozenClock(NOW)
+    with Mind.open("slot1", config=Config(home=tmp_path), embedder=e5, clock=clock) as mind:
+        for i, genre in enumerate(("baroque", "jazz", "ambient")):
+            mind.add(f"User: Made a {genre} playlist for work.\nAssistant: Sounds lovely!",
+                     check_contradictions=False, occurred_at=NOW - timedelta(days=9 - i))
+        canva = mind.add("User: I took a full-time job at Canva.\nAssistant: Congratulations!",
+                         occurred_at=NOW - timedelta(days=2))
+        question = "Which company do I work for?"
+        off = mind.search(question, limit=5, feedback=False,
+                          preset=replace(get_preset("relevance"), slot_first=False))
+        assert off[0].memory.id != canva  # without the lever the chatter wins
+        hits = mind.search(question, limit=5, feedback=False)
+        assert hits[0].memory.id == canva and hits[0].explanation["slot"] == 1.0
+        assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+        weather = mind.search("Any playlist tips for the weekend?", limit=5, feedback=False)
+        assert all("slot" not in h.explanation for h in weather)
+
+
 def test_term_coverage_weights_bm25_for_every_candidate_alike():
     """Each memory's BM25 is weighted by its own coverage of the query's terms, whatever the
     order of the candidates (a local variable once shadowed the terms after the first one)."""

@@ -79,6 +79,8 @@ class SearchConfig:
             `bm25_coverage_power`.
         newer_wins: among the top hits, a newer memory that contradicts an older one on a
             claim's slot takes its place; the older follows, marked `stale`.
+        slot_first: among the top hits (at most 10), the memories that make a claim on the
+            slot the question asks about ("Where do I live?" → a residence) come first.
         prior_weight: ranking="bounded": how far the priors (salience, usefulness, recency,
             confidence, popularity; together in [0, 1]) may move a memory, in cosine distance.
     """
@@ -104,6 +106,7 @@ class SearchConfig:
     rerank: bool = True
     prior_weight: float = 0.03
     newer_wins: bool = True
+    slot_first: bool = True
     bm25_coverage: bool = True
     bm25_coverage_power: float = 1.0
     recency_shift: float = 0.05

@@ -184,6 +184,8 @@ class Recall:
         ranked = _dedup(ranked, memories)
         if cfg.newer_wins:
             ranked = newer_wins(ranked, memories, window=limit + NEWER_WINS_EXTRA)
+        if cfg.slot_first:
+            ranked = slot_first(query, ranked, memories, window=SLOT_FIRST_WINDOW)
         if cfg.rerank and is_llm(self.brain):
             ranked = self._rerank(query, ranked, memories)
         return [
@@ -499,6 +501,28 @@ class Recall:
 
 
 NEWER_WINS_EXTRA = 10  # candidates below the cut that may still replace a stale hit
+SLOT_FIRST_WINDOW = 10  # slot_first reorders the top 10 candidates, whatever the limit
+
+
+def slot_first(
+    query: str, ranked: list[R.Ranked], memories: Mapping[str, Memory], *, window: int
+) -> list[R.Ranked]:
+    """Within the top `window`, the memories that make a claim on the slot the question asks
+    about ("Which company do I work for?" → an employer) come first (`slots.slot_answers`),
+    marked `slot` = 1.0 in their explanation. Scores are re-spread so the list stays sorted."""
+    from .slots import slot_answers, slot_order
+
+    head, tail = list(ranked[:window]), list(ranked[window:])
+    answers = slot_answers([memories[i] for i, _, _ in head], query)
+    if not answers:
+        return ranked
+    marked = set(answers)
+    scores = sorted((r[1] for r in head), reverse=True)
+    out: list[R.Ranked] = []
+    for k, sc in zip(slot_order(len(head), answers), scores, strict=True):
+        i, _, e = head[k]
+        out.append((i, sc, {**e, **({"slot": 1.0} if k in marked else {}), "score": sc}))
+    return out + tail
 
 
 def newer_wins(

@@ -149,21 +149,35 @@ def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn =
     return False
 
 
+def slot_answers(memories: Sequence[Memory], query: str, *,
+                 claims_fn: ClaimsFn = claims) -> list[int]:
+    """Positions of the `memories` that make a claim on the slot the question asks about
+    ("Which company do I work for?" → an employer); [] when the question has no recognised
+    slot."""
+    slots = question_slots(query)
+    if not slots:
+        return []
+    return [k for k, m in enumerate(memories) if answers_slot(m, slots, claims_fn=claims_fn)]
+
+
+def slot_order(n: int, answers: Sequence[int]) -> list[int]:
+    """Positions 0..n-1 with `answers` first, each group in its own order."""
+    chosen = set(answers)
+    return [*answers, *(k for k in range(n) if k not in chosen)]
+
+
 def slot_first(hits: Sequence[SearchHit], query: str, *, window: int = 10,
                claims_fn: ClaimsFn = claims) -> list[SearchHit]:
     """Within the top `window`, the hits that make a claim on the slot the question asks
-    about come first (each group keeps its order; scores re-spread so they stay sorted). A
-    question with no recognised slot, or no such hit, leaves `hits` as they are."""
-    slots = question_slots(query)
-    if not slots:
-        return list(hits)
+    about come first (scores re-spread so they stay sorted). A question with no recognised
+    slot, or no such hit, leaves `hits` as they are."""
     head, tail = list(hits[:window]), list(hits[window:])
-    yes = [h for h in head if answers_slot(h.memory, slots, claims_fn=claims_fn)]
-    if not yes:
+    answers = slot_answers([h.memory for h in head], query, claims_fn=claims_fn)
+    if not answers:
         return list(hits)
-    ordered = yes + [h for h in head if not any(h is y for y in yes)]
     scores = sorted((h.score for h in head), reverse=True)
-    return [replace(h, score=sc) for h, sc in zip(ordered, scores, strict=True)] + tail
+    order = slot_order(len(head), answers)
+    return [replace(head[k], score=sc) for k, sc in zip(order, scores, strict=True)] + tail
 
 
 def stale_ids(memories: Sequence[Memory], *, claims_fn: ClaimsFn = claims) -> dict[str, str]:
@@ -212,6 +226,7 @@ def newest_first(hits: Sequence[SearchHit], stale: Mapping[str, str]) -> list[Se
 
 
 __all__ = [
-    "STALE", "answers_slot", "newest_first", "question_slots", "slot_first", "slot_terms",
+    "STALE", "answers_slot", "newest_first", "question_slots", "slot_answers", "slot_first",
+    "slot_order", "slot_terms",
     "stale_ids", "stated_at", "stated_before", "statement_text",
 ]
