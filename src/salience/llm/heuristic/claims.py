@@ -1470,7 +1470,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
     ("leave", _rx(
         rf"{_SUBJ}\s+{_AUX}(?:quit|left|leave|leaving|resigned from|resign from|was fired from|"
         rf"got fired from|was laid off from|got laid off from|retired from|moved out of|"
-        rf"moved away from|handed in my notice at|handed in (?:my|her|his) notice at)\s+"
+        rf"moved away from|hand(?:ed|ing) in (?:my|her|his) notice at)\s+"
         rf"(?:my\s+(?:job|position|role|post)\s+(?:at|with)\s+)?{_VAL}"), _leave),
     ("leave", _rx(r"(?P<val>(?-i:[A-Z][\w'’&-]+(?:\s+[A-Z][\w'’&-]+)?))\s+(?:laid|let)\s+"
                   r"(?P<subj>me|us)\s+(?:off|go)\b|(?P<val2>(?-i:[A-Z]\w+))\s+fired\s+me\b"),
@@ -1479,6 +1479,10 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
     ("employer", _rx(
         rf"{_SUBJ}\s+{_AUX}(?:work|works|working|worked|am employed|is employed|employed)\s+"
         rf"(?:full-time\s+|part-time\s+|remotely\s+)?(?:at|for|with|by)\s+(?P<definite>)?{_VAL}"),
+     _employer),
+    ("employer", _rx(  # "I work as a backend engineer at Calder Health"
+        rf"{_SUBJ}\s+{_AUX}(?:work|works|working|worked)\s+(?:full-time\s+|part-time\s+)?as\s+"
+        rf"(?:a|an)\s+[a-z][a-z\s-]{{0,40}}?\s+(?:at|for|with)\s+(?P<definite>)?{_VAL}"),
      _employer),
     ("employer", _rx(
         rf"{_SUBJ}\s+{_AUX}(?:joined|joining|join|started at|start at|starting at|began at|"
