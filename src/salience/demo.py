@@ -121,7 +121,7 @@ def run_demo(
     while mind.queue_status()["pending_triage"]:
         mind.heartbeat()
         result.heartbeats += 1
-    result.memories = mind.count()
+    result.memories = mind.count(MemoryFilter())  # live ones (count() alone counts history too)
     result.superseded = mind.count(MemoryFilter(include_superseded=True)) - result.memories
     for q in data["questions"]:
         # feedback off: each question sees the same mind (a retrieval would bump salience)

