@@ -331,6 +331,8 @@ class Mind:
         return self.store.list(flt, limit=limit, offset=offset, order=order)
 
     def count(self, flt: MemoryFilter | None = None) -> int:
+        """How many memories match `flt`; without a filter, every memory the mind holds,
+        superseded history included (`count(MemoryFilter())` counts the live ones)."""
         return self.store.count(flt)
 
     def find_duplicate(self, content: str) -> str | None:
@@ -359,8 +361,6 @@ class Mind:
         if limit <= 0:
             raise InvalidInput("limit must be positive")
         preset = preset or self.config.search_preset
-        """How many memories match `flt`; without a filter, every memory the mind holds,
-        superseded history included (`count(MemoryFilter())` counts the live ones)."""
         if distances is None:  # design B's contextual signal: BFS from the query's entities
             distances = self.graph.distances_for_search(query, preset)
         return self._recall().search(
@@ -522,25 +522,14 @@ class Mind:
         budget_tokens: int = 2000,
         limit: int = 8,
         flt: MemoryFilter | None = None,
-        tools: Sequence[str] | None = None,
-        skills: Sequence[str] | None = None,
-        mode: str | None = None,
-        version: str | None = None,
-        surface_signals: bool = True,
     ) -> PromptContext:
         """System-prompt sections for this turn — identity, the user profile, self-awareness,
         recalled memories — each within its share of `budget_tokens` (see
-        `salience.layers.context`). Self-awareness (design B §9.1) names the `tools` and
-        `skills` the caller declares, `mode`, `version`, memory stats and the actionable
-        improvement signals; a signal shown is marked surfaced and not shown again
-        (`surface_signals=False` shows and marks none)."""
+        `salience.layers.context`)."""
         from .layers.context import ContextBuilder
 
         builder = self._layer("_context_builder", lambda: ContextBuilder(self))
-        return builder.build(
-            query, budget_tokens=budget_tokens, limit=limit, flt=flt, tools=tools,
-            skills=skills, mode=mode, version=version, surface_signals=surface_signals,
-        )
+        return builder.build(query, budget_tokens=budget_tokens, limit=limit, flt=flt)
 
     def search_as_of(
         self, query: str, as_of: datetime, *, limit: int = 10, flt: MemoryFilter | None = None
