@@ -154,6 +154,25 @@ STOP_WORDS = frozenset(
         "m",
         "o",
         "y",
+        # modals and indefinite pronouns: as common in questions as any word above, and no
+        # more telling ("Is there an antibiotic I must avoid?" matched "Must be good coffee
+        # then!"); "may" stays (the month)
+        "must",
+        "mustn",
+        "might",
+        "shall",
+        "ought",
+        "anything",
+        "something",
+        "everything",
+        "nothing",
+        "anyone",
+        "someone",
+        "everyone",
+        "anybody",
+        "somebody",
+        "everybody",
+        "nobody",
     ]
 )
 
