@@ -522,14 +522,25 @@ class Mind:
         budget_tokens: int = 2000,
         limit: int = 8,
         flt: MemoryFilter | None = None,
+        tools: Sequence[str] | None = None,
+        skills: Sequence[str] | None = None,
+        mode: str | None = None,
+        version: str | None = None,
+        surface_signals: bool = True,
     ) -> PromptContext:
         """System-prompt sections for this turn — identity, the user profile, self-awareness,
         recalled memories — each within its share of `budget_tokens` (see
-        `salience.layers.context`)."""
+        `salience.layers.context`). Self-awareness (design B §9.1) names the `tools` and
+        `skills` the caller declares, `mode`, `version`, memory stats and the actionable
+        improvement signals; a signal shown is marked surfaced and not shown again
+        (`surface_signals=False` shows and marks none)."""
         from .layers.context import ContextBuilder
 
         builder = self._layer("_context_builder", lambda: ContextBuilder(self))
-        return builder.build(query, budget_tokens=budget_tokens, limit=limit, flt=flt)
+        return builder.build(
+            query, budget_tokens=budget_tokens, limit=limit, flt=flt, tools=tools,
+            skills=skills, mode=mode, version=version, surface_signals=surface_signals,
+        )
 
     def search_as_of(
         self, query: str, as_of: datetime, *, limit: int = 10, flt: MemoryFilter | None = None
@@ -621,14 +632,26 @@ class Mind:
     # -- maintenance, cognitive runs, heartbeat (implemented in salience.maintenance) --------
     def maintain(self, *, dry_run: bool = False) -> MaintenanceReport:
         """Decay, usefulness regression, pruning and compaction now (see
-        `salience.maintenance.job`); with `dry_run`, report what would change, change nothing."""
+        `salience.maintenance.job`), then execution traces and ai_interactions past their
+        retention bounds (`trace_retention_days`, `trace_max_rows`, `ai_interactions_max_rows`;
+        the install audit is never pruned); with `dry_run`, report what would change, change
+        nothing."""
+        from .agent.rules import Retention
+        from .agent.traces import apply_retention
         from .maintenance.job import maintain
         from .maintenance.policy import Policy
 
-        return maintain(
-            self.store, self.clock.now(), Policy.from_config(self.config), dry_run=dry_run,
+        now, cfg = self.clock.now(), self.config
+        report = maintain(
+            self.store, now, Policy.from_config(cfg), dry_run=dry_run,
             embed=self._embed_passages,
         )
+        traces = Retention(cfg.trace_retention_days, cfg.trace_max_rows)
+        kept = apply_retention(
+            self.store, now, traces, cfg.ai_interactions_max_rows, dry_run=dry_run
+        )
+        report.retention = kept.to_dict()
+        return report
 
     def cognitive_run(self, *, reason: str = "explicit") -> CognitiveReport:
         """Consolidation, episodic synthesis and reflection now, whatever the triggers say."""

@@ -19,9 +19,9 @@ from .records import (
     Procedure,
     check_body,
     check_count,
-    check_json,
     check_name,
     check_number,
+    check_object,
 )
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ class Procedures:
             template=check_body(template, "template", max_bytes=MAX_TEMPLATE_BYTES),
             version=version,
             description=check_body(description, "description"),
-            metadata=check_json(dict(metadata or {}), "metadata"),
+            metadata=check_object(metadata, "metadata"),
             parent_id=parent,
             created_at=now,
             updated_at=now,
@@ -163,7 +163,7 @@ class Evolution:
                 None if candidate_id is None else check_record_id(candidate_id, "candidate")
             ),
             description=check_body(description, "description"),
-            proposal=check_json(dict(proposal or {}), "proposal"),
+            proposal=check_object(proposal, "proposal"),
             created_at=self._clock.now(),
         )
         if target.startswith(PROCEDURE_TARGET):

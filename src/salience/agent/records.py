@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -227,6 +228,15 @@ def check_json(value: Any, what: str, *, max_bytes: int = MAX_JSON_BYTES, obj: b
         raise InvalidInput(f"{what} must be JSON-serialisable (no NaN/inf): {e}") from None
     check_text(text, max_bytes=max_bytes, what=what)  # surrogates, size
     return json.loads(text)
+
+
+def check_object(value: Any, what: str) -> dict[str, Any]:
+    """An optional JSON object (None is {}): a mapping with text keys, see `check_json`."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InvalidInput(f"{what} must be a JSON object (dict), got {type(value).__name__}")
+    return check_json(dict(value), what)
 
 
 def check_number(value: Any, what: str, *, lo: float = 0.0, hi: float = math.inf) -> float:

@@ -16,8 +16,8 @@ from .records import (
     SignalCategory,
     check_body,
     check_count,
-    check_json,
     check_name,
+    check_object,
 )
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class Signals:
             cat,
             key,
             note=check_body(note, "note").strip(),
-            metadata=check_json(dict(metadata or {}), "metadata"),
+            metadata=check_object(metadata, "metadata"),
             now=self._clock.now(),
             new_id=new_id(),
         )

@@ -26,6 +26,7 @@ from .records import (
     check_json,
     check_name,
     check_number,
+    check_object,
 )
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class Traces:
             session_id=None if session_id is None else check_name(session_id, "session id"),
             cost=None if cost is None else check_number(cost, "cost"),
             duration_ms=None if duration_ms is None else check_number(duration_ms, "duration_ms"),
-            metadata=check_json(dict(metadata or {}), "metadata"),
+            metadata=check_object(metadata, "metadata"),
             created_at=self._clock.now(),
         )
         success = None if t.procedure_id is None else t.outcome is TraceOutcome.SUCCESS
@@ -126,7 +127,7 @@ class Installs:
             risk=parse_enum(InstallRisk, risk, "risk"),
             trust_source=check_name(trust_source, "trust_source", max_chars=100),
             approval_class=check_name(approval_class, "approval_class", max_chars=100),
-            details=check_json(dict(details or {}), "details"),
+            details=check_object(details, "details"),
             created_at=self._clock.now(),
         )
         self._store.append_install_audit(e)

@@ -325,6 +325,8 @@ def maintain(
         "P-frames merged", str(sum(len(mg["dropped"]) for mg in merges)),
         "\n".join(f"session {mg['session_id']}: {mg['patches']} patches" for mg in merges),
     )
+    for key, n in data.get("retention", {}).items():  # agent records (issue 20)
+        table.add_row(f"{key} past retention", str(n), "deleted by age/count bound")
     console.print(table)
 
 

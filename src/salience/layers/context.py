@@ -7,8 +7,11 @@
 2. **profile** — `# About the User`, the user profile consolidation keeps
    (`layers.profile`; not in design B, whose identity section was the only profile); cached
    until a new revision is written;
-3. **self-awareness** — `# Self-Awareness`: one line of memory stats (memories, entities,
-   relations, sessions), then the active awareness items grouped by category;
+3. **self-awareness** — `# Self-Awareness` (design B §9.1): mode and version, the tools and
+   skills the caller declares, one line of memory stats (memories, entities, relations,
+   sessions; procedures and runs when there are any), the actionable improvement signals
+   (`agent.rules.actionable`, as many as fit whole — each is then marked surfaced, so it is
+   shown once), then the active awareness items grouped by category;
 4. **memories** — `# Context From Your Memory`: the top `mind.search(query)` hits in rank
    order, one dated line each (omitted without a query; identity-typed memories — the
    persona mirror and the user profile — are left out, their sections already say them).
@@ -21,10 +24,21 @@ given state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from .. import __version__
+from ..agent.awareness import (
+    Capabilities,
+    capability_lines,
+    check_capabilities,
+    mode_line,
+    render_signals,
+    signals_that_fit,
+)
+from ..agent.records import ImprovementSignal
 from ..errors import InvalidInput
 from ..models import MemoryFilter, MemoryType, SearchHit
 from .awareness import render_awareness
@@ -61,6 +75,7 @@ class PromptContext:
     sections: tuple[Section, ...]
     budget_tokens: int
     hits: tuple[SearchHit, ...] = field(default=())
+    signals: tuple[ImprovementSignal, ...] = field(default=())  # surfaced by this context
 
     @property
     def text(self) -> str:
@@ -95,6 +110,17 @@ def render_stats(stats: dict[str, int]) -> str:
         if k in stats
     ]
     return "Memory: " + ", ".join(parts) if parts else ""
+
+
+def render_agent_stats(counts: dict[str, int], outcomes: dict[str, int]) -> str:
+    """"Agent: 2 procedures, 14 runs (10 succeeded)"; "" when there are neither."""
+    parts = []
+    if counts.get("procedures"):
+        parts.append(f"{counts['procedures']} procedures")
+    runs = sum(outcomes.values())
+    if runs:
+        parts.append(f"{runs} runs ({outcomes.get('success', 0)} succeeded)")
+    return "Agent: " + ", ".join(parts) if parts else ""
 
 
 def render_hits(hits: list[SearchHit], budget_tokens: int) -> str:
@@ -150,7 +176,13 @@ class ContextBuilder:
         budget_tokens: int = DEFAULT_BUDGET_TOKENS,
         limit: int = 8,
         flt: MemoryFilter | None = None,
+        tools: Sequence[str] | None = None,
+        skills: Sequence[str] | None = None,
+        mode: str | None = None,
+        version: str | None = None,
+        surface_signals: bool = True,
     ) -> PromptContext:
+        caps = check_capabilities(tools, skills, mode, version)
         if not isinstance(budget_tokens, int) or budget_tokens < MIN_BUDGET_TOKENS:
             raise InvalidInput(f"budget_tokens must be an integer ≥ {MIN_BUDGET_TOKENS}")
         if limit <= 0:
@@ -165,11 +197,7 @@ class ContextBuilder:
         prof = self.profile_section(prof_budget)
         if prof:
             sections.append(Section("profile", prof, prof_budget))
-        stats = {"memories": mind.store.count(MemoryFilter()), **mind.store.graph_counts()}
-        head = ["# Self-Awareness", render_stats(stats)]
-        room = aware_budget - approx_tokens("\n".join(head)) - 1
-        body = render_awareness(mind.awareness.get_all(), room)
-        aware = fit_lines([*head, *([body] if body else [])], aware_budget)
+        aware, surfaced = self.self_awareness(caps, aware_budget, surface=surface_signals)
         sections.append(Section("self_awareness", aware, aware_budget))
         used = sum(approx_tokens(s.text) for s in sections) + 2 * len(sections)
         hits: list[SearchHit] = []
@@ -184,4 +212,35 @@ class ContextBuilder:
             text = render_hits(hits, mem_budget)
             if text:
                 sections.append(Section("memories", text, mem_budget))
-        return PromptContext(tuple(sections), budget_tokens, tuple(hits))
+        return PromptContext(tuple(sections), budget_tokens, tuple(hits), tuple(surfaced))
+
+    def self_awareness(
+        self, caps: Capabilities, budget_tokens: int, *, surface: bool = True
+    ) -> tuple[str, list[ImprovementSignal]]:
+        """The `# Self-Awareness` section and the signals it shows. Signals are claimed
+        (`mark_surfaced` flips only unsurfaced ones) before they are rendered, so two
+        concurrent prompts never both show one; with `surface=False` nothing is shown or
+        marked."""
+        mind = self._mind
+        stats = {"memories": mind.store.count(MemoryFilter()), **mind.store.graph_counts()}
+        agent = render_agent_stats(mind.store.agent_counts(), mind.store.trace_counts())
+        head = [  # design B §9.1's order: tools, skills, memory stats, mode, version
+            "# Self-Awareness",
+            *capability_lines(caps),
+            render_stats(stats),
+            *([agent] if agent else []),
+            mode_line(caps, __version__),
+        ]
+        head = fit_lines(head, budget_tokens).split("\n")
+        room = budget_tokens - approx_tokens("\n".join(head)) - 1
+        shown: list[ImprovementSignal] = []
+        if surface and room > 0:
+            found = mind.signals.actionable()
+            fit = [found[i] for i in signals_that_fit(found, room)]
+            if fit:
+                claimed = set(mind.signals.mark_surfaced([s.id for s in fit]))
+                shown = [s for s in fit if s.id in claimed]
+        lines = [*head, *render_signals(shown)]
+        room = budget_tokens - approx_tokens("\n".join(lines)) - 1
+        body = render_awareness(mind.awareness.get_all(), room) if room > 0 else ""
+        return fit_lines([*lines, *([body] if body else [])], budget_tokens), shown

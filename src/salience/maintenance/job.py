@@ -75,6 +75,7 @@ class MaintenanceReport:
     pruned: dict[str, str] = field(default_factory=dict)  # id -> reason
     compacted: dict[str, str] = field(default_factory=dict)  # id -> reason
     merges: list[FrameMerge] = field(default_factory=list)
+    retention: dict[str, int] = field(default_factory=dict)  # agent records past retention
 
     @property
     def mean_salience_change(self) -> float:
@@ -104,6 +105,7 @@ class MaintenanceReport:
             "pruned": dict(self.pruned),
             "compacted": dict(self.compacted),
             "merges": [asdict(m) for m in self.merges],
+            "retention": dict(self.retention),
         }
 
 
