@@ -40,10 +40,19 @@ class FrozenClock:
 
 
 def ensure_utc(value: datetime) -> datetime:
-    """Return `value` as an aware UTC datetime; naive values are taken to be UTC."""
+    """Return `value` as an aware UTC datetime; naive values are taken to be UTC.
+
+    Raises `InvalidInput` when the UTC instant falls outside years 1-9999 (Python cannot
+    represent it), so a hostile `since`, `until` or `as_of` is a 4xx, never an OverflowError.
+    """
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        from .errors import InvalidInput
+
+        raise InvalidInput(f"timestamp {value.isoformat()} falls outside years 1-9999 in UTC") from None
 
 
 def parse_ts(value: str | datetime | None) -> datetime | None:

@@ -304,6 +304,9 @@ class Mind:
         if unknown:
             raise InvalidInput(f"cannot update fields: {', '.join(sorted(unknown))}")
         old = self.get(memory_id)
+        target = changes.get("superseded_by")
+        if isinstance(target, str) and target != memory_id and self.store.get(target) is None:
+            raise InvalidInput(f"superseded_by: no memory {target} in mind {self.name!r}")
         new = old.copy(**changes, updated_at=self.clock.now())
         if "content" in changes:
             new.content = check_text(changes["content"], max_bytes=self.config.max_content_bytes)

@@ -7,7 +7,6 @@ record (see docs/architecture.md for the field-by-field mapping).
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import os
 import re
@@ -17,7 +16,17 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from .clock import ensure_utc
+from .checks import (
+    LABELS_MAX,
+    RELATED_MAX,
+    SUMMARY_MAX_BYTES,
+    check_bool,
+    check_datetime,
+    check_int,
+    check_json_object,
+    check_label,
+    check_text,
+)
 from .errors import InvalidInput
 
 E = TypeVar("E", bound=StrEnum)
@@ -166,7 +175,7 @@ class Memory:
     updated_at: datetime | None = None
 
     def __post_init__(self) -> None:
-        if not self.content_hash:
+        if not self.content_hash and isinstance(self.content, str):
             self.content_hash = content_hash(self.content)
 
     @property
@@ -204,12 +213,9 @@ class Memory:
         unknown = set(data) - names
         if unknown:
             raise InvalidInput(f"unknown memory fields: {', '.join(sorted(unknown))}")
-        kw = dict(data)
-        for key in ("last_retrieved_at", "occurred_at", "created_at", "updated_at"):
-            if kw.get(key) is not None and not isinstance(kw[key], datetime):
-                kw[key] = ensure_utc(datetime.fromisoformat(kw[key]))
-        m = cls(**kw)
-        return validate_memory(m)
+        if "content" not in data:
+            raise InvalidInput("a memory needs 'content'")
+        return validate_memory(cls(**data))  # timestamps may be ISO strings: checks parses them
 
 
 @dataclass(slots=True, frozen=True)
@@ -294,12 +300,14 @@ def _clean_list(values: Any, what: str, norm: Any) -> list[str]:
         return []
     if isinstance(values, str):
         raise InvalidInput(f"{what} must be a list of strings, not a single string")
+    if not isinstance(values, list | tuple | set | frozenset):
+        raise InvalidInput(f"{what} must be a list of strings")
+    if len(values) > LABELS_MAX:
+        raise InvalidInput(f"{what}: at most {LABELS_MAX} per memory, got {len(values)}")
     out: list[str] = []
     seen: set[str] = set()
     for v in values:
-        if not isinstance(v, str):
-            raise InvalidInput(f"{what} must contain strings, got {type(v).__name__}")
-        n = norm(v)
+        n = norm(check_label(v, what))
         if n and n not in seen:
             seen.add(n)
             out.append(n)
@@ -316,40 +324,16 @@ def _check_unit(value: float, what: str, lo: float, hi: float) -> float:
     return v
 
 
-def check_text(
-    content: Any, *, max_bytes: int, what: str = "content", allow_empty: bool = False
-) -> str:
-    """Validate text at the edge: str (or UTF-8 bytes), non-empty (unless `allow_empty`),
-    no NUL, within the limit."""
-    from .errors import ContentTooLarge
-
-    if isinstance(content, bytes | bytearray | memoryview):
-        try:
-            content = bytes(content).decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise InvalidInput(f"{what} is not valid UTF-8 (byte {e.start}): {e.reason}") from None
-    if not isinstance(content, str):
-        raise InvalidInput(f"{what} must be text, got {type(content).__name__}")
-    if "\x00" in content:
-        raise InvalidInput(f"{what} contains a NUL character")
-    try:
-        size = len(content.encode("utf-8"))
-    except UnicodeEncodeError:
-        raise InvalidInput(f"{what} contains unpaired surrogates (not valid Unicode)") from None
-    if not content.strip() and not allow_empty:
-        raise InvalidInput(f"{what} is empty")
-    if size > max_bytes:
-        raise ContentTooLarge(
-            f"{what} is {size:,} bytes; the limit is {max_bytes:,} bytes (config max_content_bytes)"
-        )
-    return content
-
-
 def validate_memory(m: Memory, *, max_bytes: int = 10_000_000) -> Memory:
-    """Check and normalise every field of `m` in place; return it. Raises `InvalidInput`."""
+    """Check and normalise every field of `m` in place; return it. Raises `InvalidInput`.
+
+    The one rule set of every write path (add, add_many, update, restore, importers, HTTP,
+    MCP); the atoms are in `checks`.
+    """
     m.content = check_text(m.content, max_bytes=max_bytes)
-    if not isinstance(m.summary, str) or "\x00" in m.summary:
-        raise InvalidInput("summary must be text without NUL characters")
+    m.summary = check_text(
+        m.summary, max_bytes=SUMMARY_MAX_BYTES, what="summary", allow_empty=True
+    )
     m.memory_type = parse_enum(MemoryType, m.memory_type, "memory_type")
     m.importance = parse_enum(Importance, m.importance, "importance")
     m.source = parse_enum(Source, m.source, "source")
@@ -357,28 +341,30 @@ def validate_memory(m: Memory, *, max_bytes: int = 10_000_000) -> Memory:
     m.salience = _check_unit(m.salience, "salience", SALIENCE_MIN, SALIENCE_MAX)
     m.confidence = _check_unit(m.confidence, "confidence", 0.0, 1.0)
     m.usefulness = _check_unit(m.usefulness, "usefulness", 0.0, 1.0)
-    if not isinstance(m.retrieval_count, int) or m.retrieval_count < 0:
-        raise InvalidInput("retrieval_count must be a non-negative integer")
+    m.retrieval_count = check_int(m.retrieval_count, "retrieval_count")
+    m.chunk_index = check_int(m.chunk_index, "chunk_index")
+    if m.t is not None:
+        m.t = check_int(m.t, "t")
+    m.pinned = check_bool(m.pinned, "pinned")
+    if m.session_id is not None:
+        m.session_id = check_label(m.session_id, "session_id")
     m.tags = _clean_list(m.tags, "tags", normalize_tag)
     m.entities = _clean_list(m.entities, "entities", lambda s: " ".join(s.strip().split()))
-    m.related_ids = [check_id(r) for r in (m.related_ids or [])]
+    if not isinstance(m.related_ids, list | tuple) or len(m.related_ids) > RELATED_MAX:
+        raise InvalidInput(f"related_ids must be a list of at most {RELATED_MAX} ids")
+    m.related_ids = [check_id(r) for r in m.related_ids]
     check_id(m.id)
     for name in ("superseded_by", "parent_id", "base_frame_id"):
         v = getattr(m, name)
         if v is not None:
             check_id(v)
-    if not isinstance(m.metadata, dict):
-        raise InvalidInput("metadata must be a JSON object (dict)")
-    try:
-        json.dumps(m.metadata, allow_nan=False)
-    except (TypeError, ValueError) as e:
-        raise InvalidInput(f"metadata must be JSON-serialisable (no NaN/inf): {e}") from None
+    if m.superseded_by == m.id:
+        raise InvalidInput("a memory cannot be superseded by itself")
+    m.metadata = check_json_object(m.metadata, "metadata")
     for name in ("last_retrieved_at", "occurred_at", "created_at", "updated_at"):
         v = getattr(m, name)
         if v is not None:
-            if not isinstance(v, datetime):
-                raise InvalidInput(f"{name} must be a datetime")
-            setattr(m, name, ensure_utc(v))
+            setattr(m, name, check_datetime(v, name))
     m.content_hash = content_hash(m.content)
     return m
 

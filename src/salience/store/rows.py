@@ -7,11 +7,16 @@ back from their driver, so each passes its own decoders.
 
 from __future__ import annotations
 
+import logging
+import math
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+from ..checks import YEAR_MAX, YEAR_MIN, json_depth_ok
 from ..models import FrameType, Importance, Memory, MemoryType, Source
+
+log = logging.getLogger(__name__)
 
 MEMORY_FIELDS = (
     "id", "content", "summary", "memory_type", "importance", "source", "salience",
@@ -29,34 +34,83 @@ def memory_from_row(
     array: Callable[[Any], list[str]],
     obj: Callable[[Any], dict[str, Any]],
 ) -> Memory:
-    """`row` = (pk, *MEMORY_FIELDS, ...extra columns ignored)."""
+    """`row` = (pk, *MEMORY_FIELDS, ...extra columns ignored).
+
+    Never raises on a bad value: a row written by an older version, by hand or by a restore
+    that bypassed validation decodes with each unreadable field replaced by its default (and
+    over-deep metadata replaced by a note), so one row never takes a list, search, catch-up
+    or export of the whole mind down. Each repair is logged once per row.
+    """
     v = dict(zip(MEMORY_FIELDS, row[1 : 1 + len(MEMORY_FIELDS)], strict=True))
-    return Memory(
-        content=v["content"],
+    bad: list[str] = []
+
+    def get(name: str, decode: Callable[[Any], Any], default: Any) -> Any:
+        try:
+            return decode(v[name])
+        except (TypeError, ValueError, OverflowError, KeyError, AttributeError, RecursionError):
+            bad.append(name)
+            return default
+
+    def when(value: Any) -> datetime | None:
+        out = ts(value)
+        if out is not None and not YEAR_MIN <= out.year <= YEAR_MAX:
+            raise ValueError("timestamp out of range")
+        return out
+
+    metadata = get("metadata", obj, {})
+    if not isinstance(metadata, dict) or not json_depth_ok(metadata):
+        bad.append("metadata")
+        metadata = {"_unreadable": "metadata was not a JSON object within the depth limit"}
+    m = Memory(
+        content=get("content", _text, ""),
         id=v["id"],
-        summary=v["summary"],
-        memory_type=MemoryType(v["memory_type"]),
-        importance=Importance(v["importance"]),
-        source=Source(v["source"]),
-        salience=float(v["salience"]),
-        confidence=float(v["confidence"]),
-        usefulness=float(v["usefulness"]),
-        retrieval_count=int(v["retrieval_count"]),
-        last_retrieved_at=ts(v["last_retrieved_at"]),
-        tags=array(v["tags"]),
-        entities=array(v["entities"]),
+        summary=get("summary", _text, ""),
+        memory_type=get("memory_type", MemoryType, MemoryType.GENERAL),
+        importance=get("importance", Importance, Importance.NORMAL),
+        source=get("source", Source, Source.USER_STATED),
+        salience=get("salience", _finite, 5.0),
+        confidence=get("confidence", _finite, 0.5),
+        usefulness=get("usefulness", _finite, 0.5),
+        retrieval_count=get("retrieval_count", int, 0),
+        last_retrieved_at=get("last_retrieved_at", when, None),
+        tags=get("tags", array, []),
+        entities=get("entities", array, []),
         superseded_by=v["superseded_by"],
-        related_ids=array(v["related_ids"]),
+        related_ids=get("related_ids", array, []),
         parent_id=v["parent_id"],
-        chunk_index=int(v["chunk_index"]),
+        chunk_index=get("chunk_index", int, 0),
         session_id=v["session_id"],
-        t=int(v["t"]) if v["t"] is not None else None,
-        frame_type=FrameType(v["frame_type"]),
+        t=get("t", _opt_int, None),
+        frame_type=get("frame_type", FrameType, FrameType.I),
         base_frame_id=v["base_frame_id"],
         pinned=bool(v["pinned"]),
-        occurred_at=ts(v["occurred_at"]),
-        metadata=obj(v["metadata"]),
-        content_hash=v["content_hash"],
-        created_at=ts(v["created_at"]),
-        updated_at=ts(v["updated_at"]),
+        occurred_at=get("occurred_at", when, None),
+        metadata=metadata,
+        content_hash=v["content_hash"] or "",
+        created_at=get("created_at", when, None),
+        updated_at=get("updated_at", when, None),
     )
+    if bad:
+        log.warning("memory %s: unreadable field(s) %s replaced by defaults", m.id, ", ".join(bad))
+    return m
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError("not text")
+    return value
+
+
+def _finite(value: Any) -> float:
+    f = float(value)
+    if not math.isfinite(f):
+        raise ValueError("not finite")
+    return f
+
+
+def _opt_int(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError("not an integer")
+    return int(value)
