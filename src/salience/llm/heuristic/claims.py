@@ -182,6 +182,22 @@ _SKIP_RE = re.compile(
     r"were going to|if i|if we|pretend|in (?:a|the|my) dream|in the (?:movie|book|show|game))\b",
     re.I,
 )
+#: a leading condition about the world, not about the speaker ("If anything comes up, my number
+#: is …", "In case of emergency, call …"): the main clause after it is a plain statement
+_LEAD_CONDITION = re.compile(
+    r"^\s*(?:if|in case|whenever|should)\b(?P<cond>[^,]{1,80}),\s*(?P<main>\S.*)$", re.I
+)
+_SPEAKER_WORD = re.compile(r"\b(?:i|i'm|i've|i'd|we|we're|my|our)\b", re.I)
+
+
+def _main_clause(clause: str) -> str:
+    """`clause` without a leading condition about the world (see `_LEAD_CONDITION`)."""
+    m = _LEAD_CONDITION.match(clause)
+    if m is None or _SPEAKER_WORD.search(m.group("cond")):
+        return clause
+    return m.group("main")
+
+
 _PAST_EVENT = re.compile(
     r"\b(?:i|we|he|she|they)\s+(?:\w+ly\s+)?(?:ran|bought|went|had|took|ate|drank|saw|met|"
     r"made|paid|spent|sent|wrote|read|did|cooked|visited|watched|played|walked|cycled|swam|"
@@ -2118,7 +2134,7 @@ def _segment_claims(seg: Segment) -> list[Claim]:
         ctx.subject = None
         sentence_topic = ctx.topic
         for clause in clauses(text):
-            clause = _LEAD.sub("", clause).strip()
+            clause = _main_clause(_LEAD.sub("", clause).strip())
             if not clause or _SKIP_RE.search(clause):
                 continue
             sm = _SUBJECT_START.match(clause)
