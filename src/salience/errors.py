@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 class SalienceError(Exception):
     """Base class of every error Salience raises deliberately.
@@ -100,3 +102,13 @@ def require_extra(module: str, extra: str) -> None:
 
     if importlib.util.find_spec(module) is None:
         raise MissingExtra(module, extra)
+
+
+_ABS_PATH = re.compile(r"(?<![\w.~:/])/(?:[^\s:'\"()/]+/)+([^\s:'\"()/]*)")
+
+
+def public_message(error: BaseException) -> str:
+    """The error's message for a remote client: absolute paths reduced to their last part
+    (`/srv/data/minds/m.db: database is locked` → `m.db: database is locked`), so a server
+    never tells callers where it keeps its files."""
+    return _ABS_PATH.sub(lambda m: m.group(1) or "…", str(error))

@@ -24,6 +24,7 @@ from ..errors import (
     ProviderUnavailable,
     SalienceError,
     StoreError,
+    public_message,
 )
 from .auth import Forbidden, Unauthorized
 from .quotas import QuotaExceeded, TierError
@@ -89,7 +90,9 @@ def _salience_error(_: Request, exc: Exception) -> JSONResponse:
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     if status >= 500:
         logger.warning("%s: %s", exc.code, exc)
-    return error_response(status, exc.code, str(exc), getattr(exc, "details", None), headers)
+    return error_response(
+        status, exc.code, public_message(exc), getattr(exc, "details", None), headers
+    )
 
 
 def _validation_error(_: Request, exc: Exception) -> JSONResponse:

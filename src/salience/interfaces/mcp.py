@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from ..errors import InvalidInput, MissingExtra, SalienceError
+from ..errors import InvalidInput, MissingExtra, SalienceError, public_message
 from ..models import Importance, Memory, MemoryFilter, MemoryType, SearchHit, Source
 
 try:
@@ -59,7 +59,7 @@ TagsArg = Annotated[
 
 
 def _fail(e: SalienceError) -> ToolError:
-    return ToolError(f"{e.code}: {e}")
+    return ToolError(f"{e.code}: {public_message(e)}")
 
 
 def _memory(m: Memory) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -119,8 +119,14 @@ class SQLiteStore(
             try:
                 yield self._db
                 self._db.execute(sql.COMMIT)
-            except BaseException:
-                self._db.execute(sql.ROLLBACK)
+            except BaseException as e:
+                # SQLite may already have rolled back (SQLITE_FULL, SQLITE_IOERR): a second
+                # ROLLBACK would fail and mask the real reason ("database or disk is full")
+                if self._db.in_transaction:
+                    with suppress(sqlite3.Error):
+                        self._db.execute(sql.ROLLBACK)
+                if isinstance(e, sqlite3.OperationalError):
+                    raise StoreError(f"write on {self._path} failed: {e}") from e
                 raise
 
     def _migrate(self) -> None:
