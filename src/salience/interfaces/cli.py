@@ -397,3 +397,8 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+# the agent path: `remember`
+from .cli_agent import register as _register_agent_commands  # noqa: E402
+
+_register_agent_commands(app)
+
