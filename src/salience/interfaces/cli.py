@@ -389,6 +389,11 @@ from .cli_more import register as _register_more_commands  # noqa: E402
 
 _register_more_commands(app)
 
+# agent records: `procedures`, `signals`, `traces`, `evolution`, `installs` (issue 20)
+from .cli_records import register as _register_record_commands  # noqa: E402
+
+_register_record_commands(app)
+
 
 def main() -> None:
     """Console-script entry point."""
@@ -401,4 +406,3 @@ if __name__ == "__main__":
 from .cli_agent import register as _register_agent_commands  # noqa: E402
 
 _register_agent_commands(app)
-

@@ -34,6 +34,7 @@ from .http_errors import (
     install_error_handlers,
 )
 from .http_layers import register_layer_routes
+from .http_records import register_record_routes
 from .http_pool import MindPool
 from .quotas import quota_warning
 
@@ -235,6 +236,7 @@ def create_app(
 
     _register_recall_routes(app, Caller, Reader, Writer, pool, db)
     register_layer_routes(app, Reader, Writer)
+    register_record_routes(app, Reader, Writer)
     register_agent_routes(app, Writer)
     return app
 

@@ -28,6 +28,7 @@ from ..config import Config
 from ..mind import Mind
 from .mcp_agent import register_agent_tools
 from .mcp_memory import register_memory_protocol
+from .mcp_records import register_record_tools
 
 INSTRUCTIONS = """\
 Long-term memory for this assistant (Salience). Use it to remember what matters across
@@ -228,6 +229,7 @@ def create_server(mind: Mind, *, name: str = "salience") -> MCPServer:
     register_agent_tools(server, mind, _call, _memory)
     register_memory_protocol(server, mind, _call)
     _register_layer_tools(server, mind)
+    register_record_tools(server, mind, _call)
     _register_resources(server, mind)
     return server
 
