@@ -379,6 +379,11 @@ from .cli_ingest import register as _register_ingest_commands  # noqa: E402
 
 _register_ingest_commands(app)
 
+# the agent path: `remember`
+from .cli_agent import register as _register_agent_commands  # noqa: E402
+
+_register_agent_commands(app)
+
 # moving minds: `export`, `restore`, `reembed`
 from .cli_transfer import register as _register_transfer_commands  # noqa: E402
 
@@ -402,7 +407,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-# the agent path: `remember`
-from .cli_agent import register as _register_agent_commands  # noqa: E402
-
-_register_agent_commands(app)
