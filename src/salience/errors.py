@@ -32,6 +32,12 @@ class InvalidMindName(InvalidInput):
     code = "invalid_mind_name"
 
 
+class AmbiguousId(InvalidInput):
+    """An id prefix matches more than one record; the message lists the matches."""
+
+    code = "ambiguous_id"
+
+
 class NotFound(SalienceError, KeyError):
     """A memory, mind, entity or other object does not exist."""
 

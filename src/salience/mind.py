@@ -3,6 +3,7 @@ one place every interface (SDK, CLI, HTTP, MCP) calls into."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
@@ -50,6 +51,9 @@ if TYPE_CHECKING:
 
 
 
+_HEX = re.compile(r"[0-9a-f]{1,32}")
+
+
 class Mind:
     """One mind: a unit of memory isolation (design B), e.g. a person's or a workspace's.
 
@@ -80,6 +84,7 @@ class Mind:
         dsn: str | None = None,
         embedder: Embedder | str | None = None,
         clock: Clock | None = None,
+        create: bool = True,
     ) -> Mind:
         """Open (creating if needed) a mind.
 
@@ -93,9 +98,12 @@ class Mind:
                 ... as `config.embedder` takes); defaults to the one `config.embedder` names.
                 Built lazily.
             clock: time source; defaults to the system clock.
+            create: False opens only a mind that exists (readers: a typo must not create one).
 
         Raises:
             InvalidMindName: the name contains separators, `..` or other disallowed characters.
+            NotFound: `create=False` and the mind does not exist (`MindNotFound`, naming close
+                names).
             ValueError: `embedder` is a string that names no embedder.
             StoreError: the database cannot be opened or is not a Salience mind.
             EmbedderMismatch: `embedder` differs from the one the mind was built with.
@@ -117,6 +125,10 @@ class Mind:
             config = config.model_copy(
                 update={"dsn": SecretStr(dsn), "backend": backend or "postgres"}
             )
+        if not create:
+            from .store.catalog import require_mind
+
+            require_mind(config, name_or_path, backend=backend)
         store = open_store(config, name_or_path, backend=backend)
         mind = cls(store, config=config, embedder=embedder, clock=clock)
         if embedder is not None:
@@ -332,6 +344,19 @@ class Mind:
     ) -> list[Memory]:
         """Memories matching `flt` (superseded ones hidden unless `include_superseded`)."""
         return self.store.list(flt, limit=limit, offset=offset, order=order)
+
+    def resolve_id(self, id_or_prefix: str) -> str:
+        """The id of the one memory whose id starts with `id_or_prefix` (case-insensitive; a
+        whole id is returned unchanged), superseded memories included — what the CLI accepts
+        wherever it takes an id. Raises `NotFound`, `AmbiguousId` (listing the matches)."""
+        from .models import pick_id
+
+        text = id_or_prefix.strip().lower()
+        if len(text) == 32:
+            return text
+        flt = MemoryFilter(id_prefix=text, include_superseded=True)
+        found = [m.id for m in self.store.list(flt, limit=11)] if _HEX.fullmatch(text) else []
+        return pick_id(id_or_prefix, found, what=f"memory in mind {self.name!r}")
 
     def count(self, flt: MemoryFilter | None = None) -> int:
         """How many memories match `flt`; without a filter, every memory the mind holds,

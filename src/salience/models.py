@@ -11,6 +11,7 @@ import math
 import os
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from enum import StrEnum
@@ -104,6 +105,19 @@ def content_hash(content: str) -> str:
 
 _id_lock = threading.Lock()
 _id_last = [0, 0]  # (ms, sequence) of the last id made by this process
+
+
+def pick_id(prefix: str, matches: Sequence[str], *, what: str = "record") -> str:
+    """The one id of `matches` (the ids starting with `prefix`), or an error: `NotFound` for
+    none, `AmbiguousId` listing them (at most 10) for several."""
+    from .errors import AmbiguousId, NotFound
+
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise NotFound(f"no {what} has an id starting with {prefix!r} (not found)")
+    shown = ", ".join(matches[:10]) + (" …" if len(matches) > 10 else "")
+    raise AmbiguousId(f"id prefix {prefix!r} is ambiguous: {shown}; give more characters")
 
 
 def new_id() -> str:
@@ -245,6 +259,7 @@ class MemoryFilter:
     min_salience: float | None = None
     include_superseded: bool = False
     ids: list[str] | None = None
+    id_prefix: str | None = None  # ids starting with this (lower-case hex; `Mind.resolve_id`)
 
     def is_empty(self) -> bool:
         return (
@@ -252,7 +267,7 @@ class MemoryFilter:
                 getattr(self, n) is not None
                 for n in (
                     "memory_types", "sources", "importance", "tags", "entities",
-                    "session_id", "since", "until", "min_salience", "ids",
+                    "session_id", "since", "until", "min_salience", "ids", "id_prefix",
                 )
             )
             and self.include_superseded

@@ -57,8 +57,8 @@ def test_human_output_and_other_mind(tmp_path: Path):
     assert run(tmp_path, "add", "hello from work", "--mind", "work").returncode == 0
     r = run(tmp_path, "search", "hello", "--mind", "work")
     assert r.returncode == 0 and "hello from work" in r.stdout
-    r = run(tmp_path, "list", "--mind", "personal")
-    assert "no memories" in r.stdout
+    r = run(tmp_path, "list", "--mind", "personal")  # reads never create a mind
+    assert r.returncode == 2 and "no mind named 'personal'" in r.stderr
 
 
 @pytest.mark.parametrize("mind", ["../x", "a/b", ".."])

@@ -27,7 +27,7 @@ def test_config_show_names_sources_and_masks_secrets(tmp_path: Path):
     assert rows["openai_api_key"]["value"] == "***"
     assert "sk-secret-123" not in r.stdout
     bad = run(tmp_path, "config", "show", SALIENCE_CHUNK_BYTES="lots")
-    assert bad.returncode == 2 and "chunk_bytes" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.returncode == 2 and "SALIENCE_CHUNK_BYTES" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_layer_and_recall_commands(tmp_path: Path):

@@ -5,14 +5,25 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ..config import Config
 from ..errors import SalienceError
-from .cli_common import DsnOpt, JsonOpt, MindOpt, console, emit, err_console, fail, open_mind
+from .cli_common import (
+    DsnOpt,
+    JsonOpt,
+    MindOpt,
+    console,
+    emit,
+    err_console,
+    fail,
+    open_mind,
+    show_stats,
+)
 from .cli_common import config_for as _config
 
 app = typer.Typer(
@@ -25,6 +36,24 @@ app = typer.Typer(
 _open = open_mind
 _emit = emit
 _fail = fail
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        console.print(f"salience {__version__}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Long-term memory for AI agents."""
 
 
 @app.command()
@@ -45,7 +74,7 @@ def add(
     """Store a memory."""
     text = sys.stdin.read() if content == "-" else content
     try:
-        with _open(mind, dsn) as m:
+        with _open(mind, dsn, create=True) as m:
             mid = m.add(
                 text,
                 memory_type=memory_type,
@@ -80,15 +109,17 @@ def search(
     if as_json:
         _emit([h.to_dict() for h in hits])
         return
-    table = Table("#", "score", "id", "memory", show_lines=False)
+    table = Table("#", "score", show_lines=False)
+    table.add_column("id", no_wrap=True, min_width=32)  # whole ids: `get`/`delete` take them
+    table.add_column("memory")
     for i, h in enumerate(hits, start=1):
-        table.add_row(str(i), f"{h.score:.4f}", h.memory.id[:12], _clip(h.memory.text, 100))
+        table.add_row(str(i), f"{h.score:.4f}", h.memory.id, escape(_clip(h.memory.text, 100)))
     console.print(table if hits else "[dim]no results[/]")
 
 
 @app.command()
 def get(
-    memory_id: Annotated[str, typer.Argument(help="Memory id.")],
+    memory_id: Annotated[str, typer.Argument(help="Memory id (or a unique prefix of it).")],
     mind: MindOpt = "default",
     as_json: JsonOpt = False,
     dsn: DsnOpt = None,
@@ -96,7 +127,7 @@ def get(
     """Show one memory."""
     try:
         with _open(mind, dsn) as m:
-            mem = m.get(memory_id)
+            mem = m.get(m.resolve_id(memory_id))
     except SalienceError as e:
         _fail(e)
     if as_json:
@@ -112,7 +143,7 @@ def get(
 
 @app.command()
 def delete(
-    memory_id: Annotated[str, typer.Argument(help="Memory id.")],
+    memory_id: Annotated[str, typer.Argument(help="Memory id (or a unique prefix of it).")],
     mind: MindOpt = "default",
     as_json: JsonOpt = False,
     dsn: DsnOpt = None,
@@ -120,6 +151,7 @@ def delete(
     """Delete a memory."""
     try:
         with _open(mind, dsn) as m:
+            memory_id = m.resolve_id(memory_id)
             m.delete(memory_id)
     except SalienceError as e:
         _fail(e)
@@ -158,11 +190,14 @@ def list_(
     if as_json:
         _emit([r.to_dict() for r in rows])
         return
-    table = Table("id", "created", "type", "sal.", "memory")
+    table = Table()
+    table.add_column("id", no_wrap=True, min_width=32)
+    for col in ("created", "type", "sal.", "memory"):
+        table.add_column(col)
     for r in rows:
         created = r.created_at.strftime("%Y-%m-%d %H:%M") if r.created_at else ""
         table.add_row(
-            r.id[:12], created, r.memory_type.value, f"{r.salience:.1f}", _clip(r.text, 90)
+            r.id, created, r.memory_type.value, f"{r.salience:.1f}", escape(_clip(r.text, 90))
         )
     console.print(table if rows else "[dim]no memories[/]")
 
@@ -170,20 +205,7 @@ def list_(
 @app.command()
 def stats(mind: MindOpt = "default", as_json: JsonOpt = False, dsn: DsnOpt = None) -> None:
     """Counts, sizes, the pinned embedder and the salience histogram."""
-    try:
-        with _open(mind, dsn) as m:
-            st = m.stats()
-    except SalienceError as e:
-        _fail(e)
-    if as_json:
-        _emit(st)
-        return
-    table = Table("stat", "value", show_header=False)
-    for k, v in st.items():
-        table.add_row(
-            k, json.dumps(v, ensure_ascii=False) if isinstance(v, dict | list) else str(v)
-        )
-    console.print(table)
+    show_stats(mind, dsn, as_json)
 
 
 @app.command()
@@ -330,12 +352,13 @@ def maintain(
     console.print(table)
 
 
-def _mind_names(minds: list[str] | None) -> list[str]:
+def _mind_names(minds: list[str] | None, dsn: str | None = None) -> list[str]:
+    """The minds named, or every mind that exists (data directory or PostgreSQL server)."""
     if minds:
         return minds
-    cfg = _config()
-    found = sorted(p.stem for p in cfg.minds_dir.glob("*.db")) if cfg.backend == "sqlite" else []
-    return found or ["default"]
+    from ..store.catalog import list_minds
+
+    return list_minds(_config(dsn))
 
 
 @app.command()
@@ -349,7 +372,11 @@ def heartbeat(
     """One heartbeat tick per mind: drain queues, prefetch, maintenance when due, a cognitive
     run when triggered."""
     reports = []
-    for name in _mind_names(mind):
+    try:
+        names = _mind_names(mind, dsn)
+    except SalienceError as e:
+        _fail(e)
+    for name in names:
         try:
             with _open(name, dsn) as m:
                 reports.append(m.heartbeat().to_dict())
@@ -364,9 +391,20 @@ def heartbeat(
             table.add_row(r["mind"], "-", "[yellow]skipped[/]", r["skipped_reason"])
         for s in r["steps"]:
             color = {"ok": "green", "failed": "red"}.get(s["status"], "dim")
-            detail = s["detail"] if isinstance(s["detail"], str) else json.dumps(s["detail"])[:100]
-            table.add_row(r["mind"], s["name"], f"[{color}]{s['status']}[/]", detail)
-    console.print(table)
+            table.add_row(
+                r["mind"], s["name"], f"[{color}]{s['status']}[/]", escape(_detail(s["detail"]))
+            )
+    console.print(table if reports else "[dim]no minds yet[/]")
+
+
+def _detail(detail: Any) -> str:
+    """A step's detail as `key: value` lines (whole values, never cut mid-JSON)."""
+    if isinstance(detail, dict):
+        return "\n".join(
+            f"{k}: {v if isinstance(v, str | int | float) else json.dumps(v, ensure_ascii=False)}"
+            for k, v in detail.items()
+        )
+    return detail if isinstance(detail, str) else json.dumps(detail, ensure_ascii=False)
 
 
 # serving: `serve`, `mcp`, `keys ...` (kept in their own module)
@@ -394,15 +432,24 @@ from .cli_more import register as _register_more_commands  # noqa: E402
 
 _register_more_commands(app)
 
-# agent records: `procedures`, `signals`, `traces`, `evolution`, `installs` (issue 20)
-from .cli_records import register as _register_record_commands  # noqa: E402
+# `minds list|info|drop`
+from .cli_minds import register as _register_minds_commands  # noqa: E402
 
-_register_record_commands(app)
+_register_minds_commands(app)
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point. A malformed `SALIENCE_*` setting is one line, not a
+    pydantic traceback."""
+    from pydantic import ValidationError
+
+    try:
+        app()
+    except ValidationError as e:
+        try:
+            _fail(e)
+        except typer.Exit as done:
+            sys.exit(done.exit_code)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..config import Config
 
@@ -25,8 +26,12 @@ DsnOpt = Annotated[
 
 
 def config_for(dsn: str | None = None) -> Config:
-    """The effective config (env + defaults), pointed at PostgreSQL when `dsn` is given."""
-    cfg = Config()
+    """The effective config (env + defaults), pointed at PostgreSQL when `dsn` is given.
+    A malformed `SALIENCE_*` variable exits with a one-line error."""
+    try:
+        cfg = Config()
+    except ValueError as e:  # pydantic's ValidationError
+        fail(e)
     if dsn:
         from pydantic import SecretStr
 
@@ -34,10 +39,12 @@ def config_for(dsn: str | None = None) -> Config:
     return cfg
 
 
-def open_mind(mind: str, dsn: str | None = None) -> Mind:
+def open_mind(mind: str, dsn: str | None = None, *, create: bool = False) -> Mind:
+    """Open `mind`; only writers pass `create=True` (a typo in a read is an error, not a new
+    empty mind: `MindNotFound` names the close names)."""
     from ..mind import Mind
 
-    return Mind.open(mind, config=config_for(dsn))
+    return Mind.open(mind, config=config_for(dsn), create=create)
 
 
 def emit(data: Any) -> None:
@@ -45,7 +52,41 @@ def emit(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
+def error_text(e: Exception) -> str:
+    """One line for `e`; a settings error names the variable, the value and what is allowed."""
+    errors = getattr(e, "errors", None)
+    if type(e).__name__ == "ValidationError" and callable(errors):
+        parts = []
+        for err in errors():
+            field = ".".join(str(x) for x in err.get("loc", ()))
+            var = f"SALIENCE_{field.upper()}" if field else "settings"
+            parts.append(f"{var}={err.get('input')!r}: {err.get('msg')}")
+        return "invalid setting " + "; ".join(parts)
+    return " ".join(str(e).split()) if "\n" in str(e) else str(e)
+
+
 def fail(e: Exception) -> NoReturn:
-    """Report an error on stderr (no traceback) and exit with status 2."""
-    err_console.print(f"[bold red]error[/]: {e}")
+    """Report an error on stderr (one line, no traceback) and exit with status 2."""
+    err_console.print("[bold red]error[/]: " + escape(error_text(e)), highlight=False, soft_wrap=True)
     raise typer.Exit(code=2)
+
+
+def show_stats(mind: str, dsn: str | None, as_json: bool) -> None:
+    """Print the stats of an existing mind (`salience stats`, `salience minds info`)."""
+    from rich.table import Table
+
+    from ..errors import SalienceError
+
+    try:
+        with open_mind(mind, dsn) as m:
+            st = m.stats()
+    except SalienceError as e:
+        fail(e)
+    if as_json:
+        emit(st)
+        return
+    table = Table("stat", "value", show_header=False, title=f"mind {mind}")
+    for k, v in st.items():
+        text = json.dumps(v, ensure_ascii=False) if isinstance(v, dict | list) else str(v)
+        table.add_row(k, escape(text))
+    console.print(table)

@@ -42,7 +42,7 @@ def import_(
 
     total = count_items(kind.value, path)
     try:
-        with _open(mind, dsn) as m:
+        with _open(mind, dsn, create=True) as m:
             if as_json or not console.is_terminal:
                 report = getattr(m, f"import_{kind.value}")(path, defer=defer)
             else:

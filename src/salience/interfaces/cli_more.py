@@ -7,6 +7,7 @@ import os
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ..config import Config
@@ -69,10 +70,55 @@ def awareness_list(mind: MindOpt = "default", as_json: JsonOpt = False, dsn: Dsn
     if as_json:
         emit(rows)
         return
-    table = Table("id", "category", "priority", "content")
+    table = Table()
+    table.add_column("id", no_wrap=True, min_width=32)  # whole ids: `remove`/`complete` take them
+    for col in ("category", "priority", "content"):
+        table.add_column(col)
     for r in rows:
-        table.add_row(r["id"][:12], r["category"], str(r["priority"]), r["content"])
+        table.add_row(r["id"], r["category"], str(r["priority"]), escape(r["content"]))
     console.print(table if rows else "[dim]no active items[/]")
+
+
+def _awareness_id(m: Any, id_or_prefix: str) -> str:
+    """The active item whose id is, or starts with, `id_or_prefix`."""
+    from ..models import pick_id
+
+    text = id_or_prefix.strip().lower()
+    found = [i.id for i in m.awareness.get_all() if i.id.startswith(text)]
+    return pick_id(id_or_prefix, found, what="active awareness item")
+
+
+ItemArg = Annotated[str, typer.Argument(help="Item id (or a unique prefix) from `awareness list`.")]
+
+
+@awareness_app.command("remove")
+def awareness_remove(
+    item_id: ItemArg, mind: MindOpt = "default", as_json: JsonOpt = False, dsn: DsnOpt = None
+) -> None:
+    """Remove an item from working memory."""
+    try:
+        with open_mind(mind, dsn) as m:
+            item_id = _awareness_id(m, item_id)
+            m.awareness.remove(item_id)
+    except SalienceError as e:
+        fail(e)
+    emit({"removed": item_id}) if as_json else console.print(f"removed {item_id}")
+
+
+@awareness_app.command("complete")
+def awareness_complete(
+    item_id: ItemArg, mind: MindOpt = "default", as_json: JsonOpt = False, dsn: DsnOpt = None
+) -> None:
+    """Mark an item done and take it out of working memory."""
+    try:
+        with open_mind(mind, dsn) as m:
+            item = m.awareness.complete(_awareness_id(m, item_id))
+    except SalienceError as e:
+        fail(e)
+    if as_json:
+        emit({"completed": item.id, "content": item.content})
+    else:
+        console.print(f"completed {item.id}: {escape(item.content)}")
 
 
 @awareness_app.command("add")
@@ -86,7 +132,7 @@ def awareness_add(
 ) -> None:
     """Add an awareness item (fails clearly when 10 are already active)."""
     try:
-        with open_mind(mind, dsn) as m:
+        with open_mind(mind, dsn, create=True) as m:
             item = m.awareness.add(content, category=category, priority=priority)
     except SalienceError as e:
         fail(e)

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from ..config import Config
 from ..errors import SalienceError
-from .cli_common import JsonOpt, console, err_console
+from .cli_common import JsonOpt, config_for, console, err_console
 from .cli_common import emit as _emit
 from .cli_common import fail as _fail
 
@@ -48,21 +48,35 @@ def serve(
     if insecure_local and host not in LOOPBACK:
         _fail(ValueError("--insecure-local serves without API keys and binds 127.0.0.1 only"))
     try:
-        import uvicorn
+        try:
+            import uvicorn
+        except ImportError as e:
+            from ..errors import MissingExtra
 
+            raise MissingExtra("uvicorn", "server") from e
         from .http import create_app
 
-        app = create_app(Config(), insecure_local=insecure_local, max_body_bytes=max_body_bytes)
+        app = create_app(config_for(), insecure_local=insecure_local, max_body_bytes=max_body_bytes)
     except (ImportError, SalienceError) as e:
         _fail(e)
     if insecure_local:
         err_console.print("[yellow]insecure-local: no API keys; listening on 127.0.0.1 only[/]")
+    elif not [k for k in _db_keys(app) if k.revoked_at is None]:
+        err_console.print(
+            "[yellow]no API keys yet: every request will get 401. Create one with "
+            "`salience keys create --mind NAME --scope write` (or run with --insecure-local).[/]"
+        )
     loop = _heartbeat_loop(heartbeat) if heartbeat else None
     try:
         uvicorn.run(app, host=host, port=port, log_level=log_level)
     finally:
         if loop is not None:
             loop.stop(timeout=30)
+
+
+def _db_keys(app: Any) -> list[Any]:
+    """The API keys of the server database `app` serves with."""
+    return list(app.state.server_db.keys())
 
 
 def _heartbeat_loop(interval: str) -> Any:

@@ -83,7 +83,7 @@ def restore(
 ) -> None:
     """Restore an export into a new or existing mind (idempotent: existing records are skipped)."""
     try:
-        with _open(mind, dsn) as m, _progress(f"restore {mind}", as_json) as p:
+        with _open(mind, dsn, create=True) as m, _progress(f"restore {mind}", as_json) as p:
             task = p.add_task("restore")
             summary = m.restore(path, progress=lambda n: p.advance(task, n))
     except (SalienceError, OSError) as e:

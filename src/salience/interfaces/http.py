@@ -131,7 +131,7 @@ def create_app(
             tenant = entry.tenant if entry is not None else None
             if tenant is not None:
                 setattr(request.state, TENANT_STATE, tenant)
-            return pool.get(mind, tenant)
+            return pool.get(mind, tenant, create=scope == "write")  # reads never create
 
         return Depends(dependency)
 
@@ -272,7 +272,7 @@ def _register_recall_routes(
         def recall(body: S.RecallIn, m: Reader, who: Caller) -> dict[str, Any]:
             """Search this mind and `minds` as one list (the key must reach every one)."""
             others = [
-                pool.get(n, _entry_tenant(db.authorize(who, n, "read")))
+                pool.get(n, _entry_tenant(db.authorize(who, n, "read")), create=False)
                 for n in body.minds
                 if n != m.name
             ]

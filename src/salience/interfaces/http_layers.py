@@ -5,7 +5,7 @@ method; each group is registered only when the facade in this version has it."""
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Path, Query
+from fastapi import FastAPI, Path, Query, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..mind import Mind
@@ -27,15 +27,9 @@ class ContextIn(_In):
     query: str | None = Field(None, max_length=10_000, description="This turn's message.")
     budget_tokens: int = Field(2000, ge=50, le=32_000)
     limit: int = Field(8, ge=1, le=50)
-    tools: list[Annotated[str, Field(max_length=200)]] | None = Field(
-        None, max_length=100, description="Tools the agent has this turn (self-awareness)."
-    )
-    skills: list[Annotated[str, Field(max_length=200)]] | None = Field(None, max_length=100)
-    mode: str | None = Field(None, max_length=100, examples=["local"])
-    version: str | None = Field(None, max_length=100, description="The agent's version.")
-    surface_signals: bool = Field(
-        True, description="Show actionable improvement signals (each once) and mark them."
-    )
+
+
+ItemId = Annotated[str, Path(description="Awareness item id (from the list).", max_length=64)]
 
 
 class AwarenessIn(_In):
@@ -91,13 +85,8 @@ def register_layer_routes(app: FastAPI, Reader: Any, Writer: Any) -> None:
         @app.post("/v1/minds/{mind}/context", tags=tags)
         def context(body: ContextIn, m: Reader) -> dict[str, Any]:
             """System-prompt sections (identity, self-awareness, recalled memories) in budget."""
-            pc = m.context(**body.model_dump())
-            return {
-                "text": pc.text,
-                "tokens": pc.tokens,
-                "sections": list(pc.sections),
-                "signals": [s.to_dict() for s in pc.signals],
-            }
+            pc = m.context(body.query, budget_tokens=body.budget_tokens, limit=body.limit)
+            return {"text": pc.text, "tokens": pc.tokens, "sections": list(pc.sections)}
 
     if hasattr(Mind, "awareness"):
 
@@ -108,8 +97,20 @@ def register_layer_routes(app: FastAPI, Reader: Any, Writer: Any) -> None:
 
         @app.post("/v1/minds/{mind}/awareness", status_code=201, tags=tags)
         def add_awareness(body: AwarenessIn, m: Writer) -> Any:
-            """Add a working-memory item."""
+            """Add a working-memory item (the same text and category again updates the active
+            item instead of adding a copy)."""
             return m.awareness.add(**body.model_dump())
+
+        @app.post("/v1/minds/{mind}/awareness/{item_id}/complete", tags=tags)
+        def complete_awareness(item_id: ItemId, m: Writer) -> Any:
+            """Mark an item done and take it out of working memory; returns the final item."""
+            return m.awareness.complete(item_id)
+
+        @app.delete("/v1/minds/{mind}/awareness/{item_id}", status_code=204, tags=tags)
+        def remove_awareness(item_id: ItemId, m: Writer) -> Response:
+            """Remove an item from working memory."""
+            m.awareness.remove(item_id)
+            return Response(status_code=204)
 
     if hasattr(Mind, "identity"):
 

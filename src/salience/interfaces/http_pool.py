@@ -26,8 +26,9 @@ class MindPool:
         self._lock = threading.Lock()
         self._closed = False
 
-    def get(self, name: str, tenant: str | None) -> Mind:
-        """The open mind called `name` (opening, and creating, it on first use).
+    def get(self, name: str, tenant: str | None, *, create: bool = True) -> Mind:
+        """The open mind called `name` (opening it on first use; creating it only if `create`:
+        readers pass False, so a typo is `MindNotFound`, not a new empty mind).
 
         `tenant` is the mind's owner from the registry: its tier decides the embedder and its
         quota is counted. Raises what `Mind.open` raises, and `TierError`.
@@ -44,7 +45,9 @@ class MindPool:
             if mind is None:
                 from ..mind import Mind
 
-                mind = Mind.open(name, config=self.config, embedder=self._embedder(tenant))
+                mind = Mind.open(
+                    name, config=self.config, embedder=self._embedder(tenant), create=create
+                )
                 self._minds[name] = mind
         return mind
 

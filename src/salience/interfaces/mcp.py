@@ -274,6 +274,9 @@ def _register_recall_tools(server: MCPServer, mind: Mind) -> None:
         return {"updated": [{"id": r.id, "usefulness": r.usefulness} for r in rows]}
 
 
+AwarenessId = Annotated[str, Field(description="The item's id (from list_awareness).", max_length=64)]
+
+
 def _register_layer_tools(server: MCPServer, mind: Mind) -> None:
     """Tools for self-awareness and the knowledge graph, when the facade has them."""
     if hasattr(Mind, "awareness"):
@@ -290,16 +293,29 @@ def _register_layer_tools(server: MCPServer, mind: Mind) -> None:
                 ),
             ],
             category: Annotated[
-                str, Field(description="task (default), state or flag.", max_length=32)
+                str, Field(description="task (default), action, pending or flag.", max_length=32)
             ] = "task",
             priority: Annotated[
                 int, Field(ge=-1000, le=1000, description="Higher shows first.")
             ] = 0,
         ) -> dict[str, Any]:
             """Keep something in working memory (what you are doing or waiting for). At most
-            10 items are active; complete or remove old ones first when it is full."""
+            10 items are active; complete_awareness or remove_awareness old ones when it is
+            full. Saving the same text again updates the item instead of adding a copy."""
             item = _call(lambda: mind.awareness.add(content, category=category, priority=priority))
             return {"id": item.id, "content": item.content, "category": str(item.category)}
+
+        @server.tool()
+        def complete_awareness(item_id: AwarenessId) -> dict[str, Any]:
+            """Mark a working-memory item done; it leaves working memory and frees its slot."""
+            item = _call(lambda: mind.awareness.complete(item_id))
+            return {"id": item.id, "content": item.content, "status": item.status}
+
+        @server.tool()
+        def remove_awareness(item_id: AwarenessId) -> dict[str, Any]:
+            """Remove a working-memory item that no longer matters (frees its slot)."""
+            _call(lambda: mind.awareness.remove(item_id))
+            return {"removed": item_id}
 
         @server.tool()
         def list_awareness() -> dict[str, Any]:

@@ -53,6 +53,15 @@ def render_awareness(items: Sequence[AwarenessItem], budget_tokens: int) -> str:
     return fit_lines(lines, budget_tokens) if lines else ""
 
 
+def same_item(active: Sequence[AwarenessItem], item: AwarenessItem) -> AwarenessItem | None:
+    """The active item `item` repeats (same category, same text up to whitespace), if any."""
+    text = " ".join(item.content.split())
+    for a in active:
+        if a.category is item.category and " ".join(a.content.split()) == text:
+            return a
+    return None
+
+
 class AwarenessLayer:
     """add / get_all / get_by_category / get_by_status / update / remove / to_context."""
 
@@ -76,7 +85,12 @@ class AwarenessLayer:
     ) -> AwarenessItem:
         """Add an active item. `status` is stored as `metadata["status"]`; `ttl` sets
         `expires_at = now + ttl`. Raises `AwarenessFull` when `cap` items are active,
-        `InvalidInput` for bad values."""
+        `InvalidInput` for bad values.
+
+        Idempotent: when an active item of the same category has the same text (whitespace
+        aside), that item is updated instead — new priority, metadata merged, the new expiry
+        if one is given — and returned, so an agent that declares its items at every start
+        does not fill its working memory with copies."""
         now = self._clock.now()
         meta = check_json_object(dict(metadata or {}), "metadata")
         if status is not None:
@@ -94,6 +108,17 @@ class AwarenessLayer:
             updated_at=now,
             expires_at=_check_expiry(expires_at, now),
         )
+        twin = same_item(self.get_all(), item)
+        if twin is not None:
+            new = replace(
+                twin,
+                priority=item.priority,
+                metadata={**twin.metadata, **item.metadata},
+                updated_at=now,
+                expires_at=item.expires_at or twin.expires_at,
+            )
+            self._store.update_awareness(new)
+            return new
         self._store.add_awareness(item, now=now, cap=self.cap)
         return item
 

@@ -61,4 +61,6 @@ def filter_clause(flt: MemoryFilter | None) -> tuple[psql.Composable, list[Any]]
         add(sql.F_MIN_SALIENCE, float(flt.min_salience))
     if flt.ids is not None:
         add(sql.F_IDS, list(flt.ids))
+    if flt.id_prefix is not None:
+        add(sql.F_ID_PREFIX, flt.id_prefix)
     return psql.SQL("".join(sql.F_AND + p for p in parts)), params

@@ -274,6 +274,7 @@ F_SINCE = "m.created_at >= %s"
 F_UNTIL = "m.created_at < %s"
 F_MIN_SALIENCE = "m.salience >= %s"
 F_IDS = "m.id = ANY(%s::text[])"
+F_ID_PREFIX = "starts_with(m.id, %s)"
 
 # -- candidates ----------------------------------------------------------------------------------
 # One literal term: a phrase of its words (like SQLite's double-quoted FTS5 strings). Operators,
@@ -810,6 +811,14 @@ GRAPH_COUNTS = (
     "SELECT (SELECT count(*) FROM {s}.kg_entities), (SELECT count(*) FROM {s}.kg_relations), "
     "(SELECT count(*) FROM {s}.memory_entity_links), (SELECT count(*) FROM {s}.sessions), "
     "(SELECT count(*) FROM {s}.awareness)"
+)
+
+# -- catalog (store/postgres/catalog.py): the minds a server holds ------------------------------
+# schemas named like a mind's that hold a meta table; each one's meta `mind` is its name
+MIND_SCHEMAS = (
+    "SELECT n.nspname FROM pg_catalog.pg_namespace n "
+    "WHERE n.nspname LIKE 'salience\\_%' "
+    "AND to_regclass(quote_ident(n.nspname) || '.meta') IS NOT NULL ORDER BY n.nspname"
 )
 
 # -- agent records (issue 20, design B §3/§11): procedures, improvement signals, execution

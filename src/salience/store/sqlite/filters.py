@@ -48,6 +48,9 @@ def filter_clause(flt: MemoryFilter | None) -> tuple[str, list[Any]]:
         params.append(float(flt.min_salience))
     if flt.ids is not None:
         add_in(sql.F_IDS, list(flt.ids) or [""])
+    if flt.id_prefix is not None:  # a range, so the primary-key index answers it
+        parts.append(sql.F_ID_PREFIX)
+        params.extend([flt.id_prefix, flt.id_prefix + "\x7f"])
     return ("".join(" AND " + p for p in parts), params)
 
 

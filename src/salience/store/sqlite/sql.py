@@ -286,6 +286,7 @@ F_SINCE = "m.created_at >= ?"
 F_UNTIL = "m.created_at < ?"
 F_MIN_SALIENCE = "m.salience >= ?"
 F_IDS = "m.id IN ({marks})"
+F_ID_PREFIX = "m.id >= ? AND m.id < ?"  # [prefix, prefix + '\x7f'): ids are hex
 
 # -- stats -------------------------------------------------------------------------------------
 STATS_BY_TYPE = "SELECT memory_type, count(*) FROM memories GROUP BY memory_type"

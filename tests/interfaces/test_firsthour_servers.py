@@ -1,0 +1,121 @@
+"""A new user's first hour over HTTP and MCP (issue 19): reads never create minds (also with
+--insecure-local), awareness items can be removed and completed, the README's system-prompt
+snippet can run every time the agent starts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("mcp")
+
+from mcp import ClientSession
+from mcp.client.stdio import stdio_client
+from test_http_live import live_server
+from test_mcp_stdio import _data, _params
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+# -- HTTP --------------------------------------------------------------------------------------
+def test_http_reads_on_an_unknown_mind_are_404_and_create_nothing(tmp_path: Path):
+    with live_server(tmp_path, insecure_local=True) as live:
+        c = live.client
+        assert c.post("/v1/minds/notes/memories", json={"content": "hello"}).status_code == 201
+        for method, path, body in [
+            ("POST", "/v1/minds/anything/search", {"query": "hello"}),
+            ("GET", "/v1/minds/anything/memories", None),
+            ("GET", "/v1/minds/anything/stats", None),
+            ("GET", "/v1/minds/anything/awareness", None),
+            ("POST", "/v1/minds/anything/context", {"query": "hello"}),
+            ("GET", "/v1/minds/notse/catch-up", None),
+        ]:
+            r = c.request(method, path, json=body)
+            assert r.status_code == 404, (path, r.text)
+            assert r.json()["error"]["code"] == "mind_not_found"
+        assert "notes" in c.get("/v1/minds/notse/catch-up").json()["error"]["message"]
+        assert not (tmp_path / "minds" / "anything.db").exists()
+        assert not (tmp_path / "minds" / "notse.db").exists()
+        # a write still creates the mind
+        assert c.post("/v1/minds/fresh/memories", json={"content": "hi"}).status_code == 201
+        assert c.post("/v1/minds/fresh/search", json={"query": "hi"}).status_code == 200
+
+
+def test_http_awareness_remove_and_complete(tmp_path: Path):
+    with live_server(tmp_path, insecure_local=True) as live:
+        c = live.client
+        ids = []
+        for i in range(10):
+            r = c.post("/v1/minds/agent/awareness", json={"content": f"task {i}"})
+            assert r.status_code == 201, r.text
+            ids.append(r.json()["id"])
+        assert c.post("/v1/minds/agent/awareness", json={"content": "one more"}).status_code == 409
+        r = c.post(f"/v1/minds/agent/awareness/{ids[0]}/complete")
+        assert r.status_code == 200, r.text
+        assert r.json()["metadata"]["status"] == "done"
+        assert c.delete(f"/v1/minds/agent/awareness/{ids[1]}").status_code == 204
+        assert c.delete(f"/v1/minds/agent/awareness/{ids[1]}").status_code == 404
+        left = [i["id"] for i in c.get("/v1/minds/agent/awareness").json()["items"]]
+        assert len(left) == 8 and ids[0] not in left and ids[1] not in left
+        assert c.post("/v1/minds/agent/awareness", json={"content": "one more"}).status_code == 201
+
+
+# -- MCP ---------------------------------------------------------------------------------------
+def test_mcp_agent_can_free_working_memory(tmp_path: Path):
+    async def body() -> dict[str, Any]:
+        with open(tmp_path / "mcp-stderr.log", "w") as errlog:
+            async with (
+                stdio_client(_params(tmp_path), errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                names = {t.name for t in (await session.list_tools()).tools}
+                ids = []
+                for i in range(10):
+                    got = await session.call_tool("save_awareness", {"content": f"task {i}"})
+                    ids.append(_data(got)["id"])
+                full = await session.call_tool("save_awareness", {"content": "eleventh"})
+                done = _data(await session.call_tool("complete_awareness", {"item_id": ids[0]}))
+                gone = _data(await session.call_tool("remove_awareness", {"item_id": ids[1]}))
+                again = await session.call_tool("remove_awareness", {"item_id": ids[1]})
+                added = await session.call_tool("save_awareness", {"content": "eleventh"})
+                left = _data(await session.call_tool("list_awareness", {}))
+                return {"names": names, "ids": ids, "full": full, "done": done, "gone": gone,
+                        "again": again, "added": added, "left": left}
+
+    out = anyio.run(body)
+    assert {"complete_awareness", "remove_awareness"} <= out["names"]
+    assert out["full"].is_error
+    assert out["done"]["status"] == "done" and out["done"]["id"] == out["ids"][0]
+    assert out["gone"] == {"removed": out["ids"][1]}
+    assert out["again"].is_error and "not_found" in out["again"].content[0].text
+    assert not out["added"].is_error
+    assert len(out["left"]["items"]) == 9
+
+
+# -- the README's system-prompt snippet ------------------------------------------------------
+def _readme_block(heading: str) -> str:
+    text = README.read_text()
+    section = text.split(heading, 1)[1]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+def test_readme_system_prompt_snippet_runs_every_time(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("SALIENCE_HOME", str(tmp_path))
+    monkeypatch.setenv("SALIENCE_EMBEDDER", "hash")
+    code = _readme_block("### Building an agent's system prompt")
+    for _ in range(7):  # an agent that starts seven times (the 6th used to raise AwarenessFull)
+        exec(compile(code, "README.md", "exec"), {"print": lambda *a, **k: None})
+    from salience import Mind
+
+    with Mind.open("assistant") as mind:
+        items = mind.awareness.get_all()
+        assert sorted(i.content for i in items) == [
+            "Draft the Apollo launch plan", "Waiting on Bob's budget numbers",
+        ]
+        assert mind.context("When is the Apollo launch?").text.count("Draft the Apollo") == 1
