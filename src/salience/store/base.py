@@ -297,10 +297,18 @@ class Store(LayerStore, IngestStore, MaintenanceStore, AgentStore, Protocol):
 
     # -- candidates (never ranked beyond their own source) ---------------------------------------
     def search_text(
-        self, terms: Sequence[str], *, limit: int, flt: MemoryFilter | None = None
+        self,
+        terms: Sequence[str],
+        *,
+        limit: int,
+        flt: MemoryFilter | None = None,
+        k1: float | None = None,
+        b: float | None = None,
     ) -> list[Candidate]:
-        """Full-text candidates for literal `terms`, OR-joined. `score` is relevance normalised
-        to [0, 1) as x / (1 + x) of the backend's raw relevance (higher is better)."""
+        """Full-text candidates for literal `terms`, OR-joined, ranked by Salience's BM25
+        (`store/bm25.py`, the same scores on every backend; `k1`/`b` default to 0.9/0.4).
+        `score` is x / (1 + x) of the raw BM25 (0 for a row matching only terms found in more
+        than half of the rows), higher is better."""
         ...
 
     def search_vector(

@@ -1,86 +1,62 @@
-"""Full-text search of `PostgresStore`: frequent terms rank rows but do not choose them.
+"""Full-text search of `PostgresStore`: Salience's BM25 (`store/bm25.py`) over a postings table.
 
-`ts_rank` has to be computed for every row that matches any OR-ed term, and a term found in a
-large share of the mind (a name, a common word that is no stop word) makes that most of the
-table: the GIN scan, the heap fetch of each row's tsvector and the rank all grow with it. Such
-a term also carries little evidence of relevance (an IDF near zero), so rows matching only it
-are poor candidates. The rule is the common-terms query of Lucene: a term estimated in at
-least `frequent_term_rows` rows is *frequent*; rows must match a rarer term of the query, and
-frequent terms only add to their `ts_rank` (scores keep their meaning: `ts_rank` over every
-term). When every term is frequent, rows must match all of them. When that leaves fewer than
-`limit` rows, the list is topped up from the plain query (any term), so it is never shorter
-than before — each step is one statement, tried in that order.
+The same postings as SQLite's (`memory_terms`: term, pk, tf, len; `memory_lengths`), written with
+each memory, so both backends score a mind identically. A term's postings are one range of the
+primary key. The `fts` tsvector column and its GIN index that ranked with `ts_rank` before are
+still maintained (a generated column) but no longer read.
 
-Document frequencies come from what ANALYZE (or autovacuum) keeps for the `fts` column:
-`pg_stats.most_common_elems` are the ~1,000 most common lexemes (statistics target × 10) with
-the fraction of rows holding each; a lexeme absent from that list is rarer than all of them,
-and the frequent lexemes are exactly the ones listed. Rows = `pg_class.reltuples`. A mind
-never analysed has neither, and searches it with the plain query. The statistics are re-read
-every `STATS_TTL_S` seconds and after `analyze()`.
+Statistics (rows, summed length, document frequencies) are cached for `STATS_TTL_S` and dropped
+on this store's own writes, so another process's writes show within that time.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import psycopg
 from psycopg import sql as psql
 
-from ...models import Candidate, MemoryFilter
+from ...models import Candidate, Memory, MemoryFilter
+from .. import bm25
 from . import sql
-from .filters import filter_clause, literal_terms
+from .filters import filter_clause
 
 T = TypeVar("T")
 
-FREQUENT_TERM_ROWS = 1_000  # a term in at least this many rows (estimated) is frequent
-STATS_TTL_S = 60.0  # re-read pg_stats this often (autovacuum's default naptime)
-_LEXEME_CACHE = 4096  # terms whose lexemes are remembered (the text-search config is fixed)
+STATS_TTL_S = 2.0  # another process's writes change the statistics within this time
+TEXT_INDEX_KEY = "text_index"  # meta: the tokenizer that built the postings
+TEXT_INDEX_VERSION = "bm25-1"
+_BACKFILL_BATCH = 2_000
+_DF_CACHE = 4096
 
 
-@dataclass(frozen=True, slots=True)
-class TermPlan:
-    """`rare` terms choose rows; `frequent` ones (estimated in many rows) only rank them."""
+class _Source:
+    """`bm25.Source` over one connection, with the store's statistics cache."""
 
-    rare: list[str]
-    frequent: list[str]
+    def __init__(self, store: FullTextMixin, conn: psycopg.Connection) -> None:
+        self._s = store
+        self._c = conn
 
+    def stats(self, terms: Sequence[str]) -> bm25.Stats:
+        return self._s._text_stats(self._c, terms)
 
-def plan_terms(
-    terms: Sequence[str],
-    lexemes: Mapping[str, Sequence[str]],
-    freqs: Mapping[str, float],
-    rows: float,
-    frequent_rows: float,
-) -> TermPlan:
-    """Split `terms` by estimated document frequency. Pure.
+    def postings(self, term: str) -> Iterable[tuple[int, float, float]]:
+        return self._c.execute(self._s._q(sql.TERM_POSTINGS), (term,)).fetchall()
 
-    `lexemes[t]` are the lexemes of term t (none: only stop words, so t matches nothing and is
-    left out); `freqs` the fraction of rows holding each common lexeme (absent: rarer than any
-    listed); `rows` the rows in the mind. A phrase is at most as frequent as its rarest word,
-    so that word's estimate is the phrase's (an upper bound).
-    """
-    rare: list[str] = []
-    frequent: list[str] = []
-    for t in terms:
-        lx = lexemes.get(t) or ()
-        if not lx:
-            continue
-        est = min(freqs.get(x, 0.0) for x in lx) * rows
-        (frequent if est >= frequent_rows else rare).append(t)
-    return TermPlan(rare, frequent)
+    def postings_for(self, term: str, pks: Sequence[int]) -> Iterable[tuple[int, float, float]]:
+        return self._c.execute(self._s._q(sql.TERM_POSTINGS_FOR), (term, list(pks))).fetchall()
 
 
 class FullTextMixin:
-    """`search_text` and `analyze` (see `salience.store.base.Store`)."""
+    """`search_text`, `analyze` and the postings write path (see `salience.store.base.Store`)."""
 
     _schema: str
-    _cfg: psql.Literal
-    frequent_term_rows: float
-    _fts_stats: tuple[float, float, dict[str, float]] | None  # (read at, rows, lexeme → freq)
-    _lexemes: dict[str, tuple[str, ...]]
+    _bm25: bm25.Scorer
+    _bm25_stats: tuple[float, int, float, dict[str, int]] | None  # (read at, rows, length, df)
+    _bm25_lock: threading.Lock
 
     if TYPE_CHECKING:  # provided by PostgresStore
 
@@ -88,96 +64,111 @@ class FullTextMixin:
         def _read(self, fn: Callable[[psycopg.Connection], T]) -> T: ...
         def _tx(self) -> Any: ...
 
+    def _init_text(self) -> None:
+        self._bm25 = bm25.Scorer()
+        self._bm25_stats = None
+        self._bm25_lock = threading.Lock()
+
     def analyze(self) -> None:
-        """Refresh the planner statistics of this mind's memories (`ANALYZE`), which full-text
-        search reads to find frequent terms. Autovacuum does it as a mind grows; run it after a
-        bulk load to have them at once."""
+        """Refresh the planner statistics of this mind's memories and postings (`ANALYZE`);
+        autovacuum does it as a mind grows; run it after a bulk load to have them at once."""
         with self._tx() as conn:
             conn.execute(self._q(sql.ANALYZE_MEMORIES))
-        self._fts_stats = None
 
     def search_text(
-        self, terms: Sequence[str], *, limit: int, flt: MemoryFilter | None = None
+        self,
+        terms: Sequence[str],
+        *,
+        limit: int,
+        flt: MemoryFilter | None = None,
+        k1: float | None = None,
+        b: float | None = None,
     ) -> list[Candidate]:
-        """Full-text candidates for literal `terms`, OR-joined (each term a phrase of its words,
-        English-stemmed and, where `unaccent` is installed, with diacritics folded). `score` is
-        x / (1 + x) of `ts_rank` over every term (content weighted 1.0, summary and entities
-        0.5). Rows matching a rare term come first when the query has frequent ones (module
-        docstring)."""
-        words = literal_terms(terms)
-        if not words or limit <= 0:
-            return []
+        """Full-text candidates for `terms` by Salience's BM25 (`store/bm25.py`): the same
+        rows and scores as the SQLite backend."""
         where, params = filter_clause(flt)
-        rank_q = self._tsquery(len(words), sql.TSQUERY_OR)
+        ids_q = self._q(sql.TEXT_IDS, where=where)
 
         def run(c: psycopg.Connection) -> list[tuple[str, float]]:
-            steps = self._match_steps(c, words)
-            got: list[tuple[str, float]] = []
-            seen: set[str] = set()
-            for match_words, op in steps:
-                q = self._q(
-                    sql.TEXT_SEARCH,
-                    tsquery=rank_q,
-                    match=self._tsquery(len(match_words), op),
-                    where=where,
+            def allowed(pks: list[int]) -> dict[int, str]:
+                return {int(pk): i for pk, i in c.execute(ids_q, (pks, *params))}
+
+            with self._bm25_lock:  # the scorer's guesses; the reads are this call's own
+                return bm25.search(
+                    self._bm25, _Source(self, c), terms, limit, allowed, k1=k1, b=b
                 )
-                for mid, score in c.execute(q, (*words, *match_words, *params, limit)):
-                    if mid not in seen and len(got) < limit:
-                        seen.add(mid)
-                        got.append((mid, float(score)))
-                if len(got) >= limit:
-                    break
-            return got
 
         return [
-            Candidate(id=mid, rank=i, score=_squash(score))
-            for i, (mid, score) in enumerate(self._read(run), start=1)
+            Candidate(id=i, rank=r, score=x) for r, (i, x) in enumerate(self._read(run), start=1)
         ]
 
-    # -- planning -------------------------------------------------------------------------------
-    def _tsquery(self, n: int, op: str) -> psql.Composable:
-        term = psql.SQL(sql.TSQUERY_TERM).format(cfg=self._cfg)
-        return psql.SQL(op).join([term] * n)
-
-    def _match_steps(self, c: psycopg.Connection, words: list[str]) -> list[tuple[list[str], str]]:
-        """The match queries to try in order, as (terms, operator); the last is always the
-        plain OR of every term."""
-        plain = [(words, sql.TSQUERY_OR)]
-        rows, freqs = self._stats(c)
-        if rows < self.frequent_term_rows or not freqs:
-            return plain
-        p = plan_terms(words, self._lexemes_of(c, words), freqs, rows, self.frequent_term_rows)
-        if not p.frequent:
-            return plain
-        steps: list[tuple[list[str], str]] = []
-        if p.rare:
-            steps.append((p.rare, sql.TSQUERY_OR))
-        if len(p.frequent) > 1:
-            steps.append((p.frequent, sql.TSQUERY_AND))
-        return steps + plain
-
-    def _stats(self, c: psycopg.Connection) -> tuple[float, dict[str, float]]:
-        """(rows, lexeme → fraction of rows) from ANALYZE, re-read every STATS_TTL_S."""
+    # -- statistics -------------------------------------------------------------------------------
+    def _text_stats(self, c: psycopg.Connection, terms: Sequence[str]) -> bm25.Stats:
         now = time.monotonic()
-        st = self._fts_stats
-        if st is None or now - st[0] > STATS_TTL_S:
-            row = c.execute(sql.FTS_STATS, (self._schema,)).fetchone()
-            rows, elems, fr = (row[0], row[1], row[2]) if row else (0.0, None, None)
-            # the frequencies list ends with min, max and null fraction: zip stops before them
-            freqs = dict(zip(elems or (), fr or (), strict=False))
-            st = self._fts_stats = (now, max(float(rows or 0.0), 0.0), freqs)
-        return st[1], st[2]
-
-    def _lexemes_of(self, c: psycopg.Connection, words: list[str]) -> dict[str, tuple[str, ...]]:
-        missing = [w for w in words if w not in self._lexemes]
+        st = self._bm25_stats
+        if st is None or now - st[0] > STATS_TTL_S or len(st[3]) > _DF_CACHE:
+            n, total = c.execute(self._q(sql.TEXT_TOTALS)).fetchone()
+            st = self._bm25_stats = (now, int(n), float(total), {})
+        df = st[3]
+        missing = [t for t in terms if t not in df]
         if missing:
-            if len(self._lexemes) > _LEXEME_CACHE:
-                self._lexemes.clear()
-            for w, lx in c.execute(self._q(sql.TEXT_LEXEMES), (missing,)):
-                self._lexemes[w] = tuple(lx or ())
-        return {w: self._lexemes.get(w, ()) for w in words}
+            got = dict(c.execute(self._q(sql.TERM_DFS), (missing,)).fetchall())
+            for t in missing:
+                df[t] = int(got.get(t, 0))
+        return bm25.Stats(st[1], st[2], {t: df[t] for t in terms})
 
+    # -- write path --------------------------------------------------------------------------------
+    def _write_postings(
+        self, conn: psycopg.Connection, memories: Sequence[Memory], *, updating: bool = False
+    ) -> None:
+        """Index the terms of `memories` (already written, inside the caller's transaction)."""
+        if not memories:
+            return
+        rows = conn.execute(self._q(sql.TERMS_OF_IDS), ([m.id for m in memories],)).fetchall()
+        self._index_rows(conn, rows, updating=updating)
 
-def _squash(x: float) -> float:
-    x = max(x, 0.0)
-    return x / (1.0 + x)
+    def _index_rows(
+        self, conn: psycopg.Connection, rows: Sequence[tuple[Any, ...]], *, updating: bool
+    ) -> None:
+        if updating:
+            pks = [int(r[0]) for r in rows]
+            conn.execute(self._q(sql.DELETE_TERMS_OF), (pks,))
+            conn.execute(self._q(sql.DELETE_LENGTHS_OF), (pks,))
+        terms: list[tuple[str, int, float, float]] = []
+        lengths: list[tuple[int, float]] = []
+        for pk, content, summary, entities in rows:
+            post, length = bm25.postings_rows(int(pk), content, summary or "", entities or [])
+            terms += post
+            lengths.append((int(pk), length))
+        with conn.cursor() as cur:
+            if terms:
+                with cur.copy(self._q(sql.COPY_TERMS)) as copy:
+                    copy.set_types(["text", "int8", "float8", "float8"])
+                    for r in terms:
+                        copy.write_row(r)
+            with cur.copy(self._q(sql.COPY_LENGTHS)) as copy:
+                copy.set_types(["int8", "float8"])
+                for r in lengths:
+                    copy.write_row(r)
+        self._bm25_stats = None
+
+    def _ensure_postings(self, conn: psycopg.Connection) -> None:
+        """Create the postings tables if missing and (re)build them when another tokenizer
+        built them or they do not cover every memory (written by an older Salience). Derived
+        data like SQLite's: no migration. Runs under the mind's migration lock."""
+        for stmt in sql.CREATE_POSTINGS:
+            conn.execute(self._q(stmt))
+        row = conn.execute(self._q(sql.GET_META), (TEXT_INDEX_KEY,)).fetchone()
+        current = row is not None and row[0] == TEXT_INDEX_VERSION
+        if current and conn.execute(self._q(sql.POSTINGS_COVER)).fetchone()[0]:
+            return
+        for stmt in sql.CLEAR_TERMS:
+            conn.execute(self._q(stmt))
+        last = 0
+        while True:
+            batch = conn.execute(self._q(sql.TERMS_SOURCE), (last, _BACKFILL_BATCH)).fetchall()
+            if not batch:
+                break
+            self._index_rows(conn, batch, updating=False)
+            last = int(batch[-1][0])
+        conn.execute(self._q(sql.SET_META), (TEXT_INDEX_KEY, TEXT_INDEX_VERSION))

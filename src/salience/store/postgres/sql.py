@@ -289,6 +289,39 @@ TEXT_SEARCH = (
     "FROM {s}.memories m, (SELECT {tsquery} AS q, {match} AS mq) q "
     "WHERE m.fts @@ q.mq {where} ORDER BY score DESC, m.pk LIMIT %s"
 )
+# -- BM25 postings (issue 15): Salience's own terms per row, scored by store/bm25.py -------------
+# a derived index (rebuilt from the memories when missing or stale), created on open
+CREATE_POSTINGS = (
+    """CREATE TABLE IF NOT EXISTS {s}.memory_terms (
+        term text NOT NULL,
+        pk bigint NOT NULL REFERENCES {s}.memories (pk) ON DELETE CASCADE,
+        tf double precision NOT NULL,
+        len double precision NOT NULL,
+        PRIMARY KEY (term, pk)
+    )""",
+    "CREATE INDEX IF NOT EXISTS memory_terms_pk ON {s}.memory_terms (pk)",
+    """CREATE TABLE IF NOT EXISTS {s}.memory_lengths (
+        pk bigint PRIMARY KEY REFERENCES {s}.memories (pk) ON DELETE CASCADE,
+        len double precision NOT NULL
+    )""",
+)
+COPY_TERMS = "COPY {s}.memory_terms (term, pk, tf, len) FROM STDIN"
+COPY_LENGTHS = "COPY {s}.memory_lengths (pk, len) FROM STDIN"
+DELETE_TERMS_OF = "DELETE FROM {s}.memory_terms WHERE pk = ANY(%s)"
+DELETE_LENGTHS_OF = "DELETE FROM {s}.memory_lengths WHERE pk = ANY(%s)"
+CLEAR_TERMS = ("DELETE FROM {s}.memory_terms", "DELETE FROM {s}.memory_lengths")
+TERMS_OF_IDS = "SELECT pk, content, summary, entities FROM {s}.memories WHERE id = ANY(%s)"
+TERMS_SOURCE = (
+    "SELECT pk, content, summary, entities FROM {s}.memories WHERE pk > %s ORDER BY pk LIMIT %s"
+)
+TERM_POSTINGS = "SELECT pk, tf, len FROM {s}.memory_terms WHERE term = %s"
+TERM_POSTINGS_FOR = "SELECT pk, tf, len FROM {s}.memory_terms WHERE term = %s AND pk = ANY(%s)"
+TERM_DFS = "SELECT term, count(*) FROM {s}.memory_terms WHERE term = ANY(%s) GROUP BY term"
+TEXT_TOTALS = "SELECT count(*), coalesce(sum(len), 0) FROM {s}.memory_lengths"
+TEXT_IDS = "SELECT m.pk, m.id FROM {s}.memories m WHERE m.pk = ANY(%s) {where}"
+POSTINGS_COVER = (
+    "SELECT (SELECT count(*) FROM {s}.memories) = (SELECT count(*) FROM {s}.memory_lengths)"
+)
 # The lexemes of each term, as the mind's text-search configuration makes them.
 TEXT_LEXEMES = (
     "SELECT t, tsvector_to_array(to_tsvector({cfg}::regconfig, t)) FROM unnest(%s::text[]) t"

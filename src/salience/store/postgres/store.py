@@ -58,7 +58,7 @@ from ..rows import memory_from_row
 from . import pool, sql
 from .agent import AgentMixin
 from .filters import filter_clause
-from .fulltext import FREQUENT_TERM_ROWS, FullTextMixin
+from .fulltext import FullTextMixin
 from .graph import GraphMixin
 from .layers import LayersMixin
 from .maintenance import MaintenanceMixin
@@ -137,10 +137,11 @@ class PostgresStore(
         self.ef_search = ef_search
         self.exact_search_max = exact_search_max  # above this many vectors, HNSW is used
         self._large = False  # sticky: the mind was seen above exact_search_max
-        self.frequent_term_rows = FREQUENT_TERM_ROWS  # full text: see fulltext.py
-        self._fts_stats = None
-        self._lexemes = {}
+        self._init_text()  # BM25 scorer and statistics (fulltext.py)
         self._migrate()
+        with self._tx() as conn:  # the postings are derived: built on open when missing
+            conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
+            self._ensure_postings(conn)
         info = self.embedding_info()
         self._dim: int | None = info.dim if info else None
 
@@ -399,6 +400,7 @@ class PostgresStore(
         except psycopg.errors.ProgramLimitExceeded as e:
             raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
         self._write_layers(conn, memories)  # sessions, t, frames, links
+        self._write_postings(conn, memories)
 
     def update(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
         vecs = self._check_vectors(vectors, len(memories))
@@ -430,10 +432,12 @@ class PostgresStore(
         except psycopg.errors.ProgramLimitExceeded as e:
             raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
         self._write_layers(conn, memories, updating=True)
+        self._write_postings(conn, memories, updating=True)
 
     def delete(self, ids: Sequence[str]) -> int:
         if not ids:
             return 0
+        self._bm25_stats = None  # full-text statistics change (postings go by cascade)
         with self._tx() as conn:
             return len(conn.execute(self._q(sql.DELETE_BY_IDS), (list(ids),)).fetchall())
 

@@ -1,175 +1,113 @@
-"""Full-text top-k over FTS5 that scores fewer rows, with the same results as scoring them all.
+"""Full-text search of `SQLiteStore`: Salience's BM25 (`store/bm25.py`) over a postings table.
 
-FTS5 ranks an OR query by computing bm25() for every row that matches any term, and at 100k
-rows that per-row work is most of a search. Each term adds at most ``idf * (k1 + 1)`` to a
-row's score, so once the k-th best score among rows that match the rarer terms is known to
-beat the summed maximum of the frequent terms, no row that matches only frequent terms can
-enter the top k (the MaxScore argument). The frequent terms are then scored only where they
-co-occur with a rarer one: ``(rare) AND (frequent)``, which FTS5 evaluates by skipping through
-the long doclists instead of walking them. The result is verified after the fact and the plain
-query runs whenever the check fails, so ranking never changes; the guess of the k-th score
-comes from this store's recent searches.
+Each memory's terms (Salience's tokenizer) are rows of `memory_terms` (term, pk, tf, len) and
+its length a row of `memory_lengths`, written with the memory (`write_postings`); a term's
+postings are one range of the table's primary key. The FTS5 table that ranked with bm25()
+before is still kept up to date by its triggers but no longer read.
 
-Terms found in more than half of the rows have no IDF in FTS5 (clamped to 1e-6); rows matching
-only such terms score below `MIN_TEXT_RELEVANCE` and are reported with score 0 by the store,
-so they are listed without scoring them at all.
+Statistics (rows, summed length, document frequencies) are cached until any connection
+commits (`PRAGMA data_version`) or this one writes (`total_changes`).
 """
 
 from __future__ import annotations
 
-import math
+import json
 import sqlite3
-from collections import deque
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 
+from .. import bm25
 from . import sql
+from .filters import chunks, marks
 
-BM25_K1 = 1.2  # FTS5's built-in bm25() constants
-MIN_TEXT_RELEVANCE = 1e-3  # raw -bm25() below this means only non-informative terms matched
-MIN_ROWS_TO_PRUNE = 2_000  # below this, every query is cheap: run the plain one
-MIN_PRUNED_POSTINGS = 1_000  # pruning saves nothing unless the frequent terms match this many
-THETA_HISTORY = 32  # k-th scores remembered per k
-THETA_QUANTILE = 0.1  # guess the k-th score low: a wrong guess costs a second query
-THETA_SAFETY = 0.9
-_UB_SLACK = 1e-9  # rounding margin on the bound (the store and FTS5 count rows the same way)
+#: meta key recording which tokenizer built the postings; another value rebuilds them on open
+TEXT_INDEX_KEY = "text_index"
+TEXT_INDEX_VERSION = "bm25-1"
+_BACKFILL_BATCH = 2_000
 
 
-def fts_phrases(terms: Sequence[str]) -> list[str]:
-    """Each usable term as a literal FTS5 string (embedded quotes doubled), deduplicated.
-
-    Terms with no word characters are dropped; operators such as AND, NEAR, *, - or ^ inside
-    a quoted string are plain text.
-    """
-    out: list[str] = []
-    for t in terms:
-        t = str(t).replace("\x00", "").strip()
-        if not t or not any(ch.isalnum() for ch in t):
-            continue
-        out.append('"' + t.replace('"', '""') + '"')
-    return list(dict.fromkeys(out))
-
-
-def idf(rows: int, hits: int) -> float:
-    """FTS5's bm25() IDF of a phrase found in `hits` of `rows` rows."""
-    v = math.log((rows - hits + 0.5) / (hits + 0.5))
-    return v if v > 0.0 else 1e-6
-
-
-def max_contribution(rows: int, hits: int) -> float:
-    """The most one phrase can add to a row's -bm25(): its term-frequency factor is below k1+1
-    whatever the column weights (non-negative) and the row's length."""
-    return idf(rows, hits) * (BM25_K1 + 1.0) * (1.0 + _UB_SLACK) + _UB_SLACK
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """`rare` are scored everywhere; `frequent` only where a rare phrase also matches.
-    `bound` is the most a row matching only frequent phrases could score."""
-
-    rare: list[str]
-    frequent: list[str]
-    bound: float
-
-
-def plan(phrases: Sequence[str], hits: Sequence[int], rows: int, guess: float | None) -> Plan:
-    """Split phrases into rare and frequent: the most frequent ones whose summed maximum
-    contribution stays below `guess` (a cautious guess of the k-th best score), or below
-    `MIN_TEXT_RELEVANCE` without a guess. Pure; `frequent` is empty when pruning won't pay."""
-    order = sorted(range(len(phrases)), key=lambda i: (hits[i], i))
-    ubs = [max_contribution(rows, hits[i]) for i in order]
-    limit = MIN_TEXT_RELEVANCE if guess is None else max(guess, MIN_TEXT_RELEVANCE)
-    cut, bound = len(order), 0.0
-    while cut > 0 and bound + ubs[cut - 1] < limit:
-        cut -= 1
-        bound += ubs[cut]
-    frequent = order[cut:]
-    # rows matching only no-IDF phrases are worth listing unscored even when few; otherwise
-    # the frequent phrases must be long enough to be worth a second statement
-    if not frequent or (
-        bound > MIN_TEXT_RELEVANCE and sum(hits[i] for i in frequent) < MIN_PRUNED_POSTINGS
-    ):
-        return Plan(list(phrases), [], 0.0)
-    return Plan([phrases[i] for i in order[:cut]], [phrases[i] for i in frequent], bound)
-
-
-class TextIndex:
-    """Per-connection helper for the FTS5 top-k: caches of the row count and of phrase
-    document frequencies (valid until any connection commits), and the recent k-th scores.
-
-    Callers hold the store's lock.
-    """
+class Postings:
+    """`bm25.Source` over one connection (callers hold the store's lock)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
         self._version: tuple[int, int] | None = None
-        self._rows = 0
-        self._hits: dict[str, int] = {}
-        self._thetas: dict[int, deque[float]] = {}
+        self._totals: tuple[int, float] = (0, 0.0)
+        self._df: dict[str, int] = {}
 
     def _fresh(self) -> None:
-        # data_version moves when another connection commits; total_changes when this one writes
         v = (int(self._db.execute(sql.DATA_VERSION).fetchone()[0]), self._db.total_changes)
         if v != self._version:
             self._version = v
-            self._rows = int(self._db.execute(sql.COUNT_MEMORIES).fetchone()[0])
-            self._hits.clear()
+            n, total = self._db.execute(sql.TEXT_TOTALS).fetchone()
+            self._totals = (int(n), float(total))
+            self._df.clear()
 
     def rows(self) -> int:
-        """Rows in the mind (= rows in the FTS index, which triggers keep in step)."""
+        """Rows in the mind's text index (every memory)."""
         self._fresh()
-        return self._rows
+        return self._totals[0]
 
-    def hits(self, phrase: str) -> int:
-        """Rows matching one phrase (FTS5's document frequency for its IDF)."""
+    def stats(self, terms: Sequence[str]) -> bm25.Stats:
         self._fresh()
-        n = self._hits.get(phrase)
-        if n is None:
-            if len(self._hits) > 4096:
-                self._hits.clear()
-            n = self._hits[phrase] = int(self._db.execute(sql.TEXT_HITS, (phrase,)).fetchone()[0])
-        return n
+        if len(self._df) > 4096:
+            self._df.clear()
+        for t in terms:
+            if t not in self._df:
+                self._df[t] = int(self._db.execute(sql.TERM_DF, (t,)).fetchone()[0])
+        return bm25.Stats(self._totals[0], self._totals[1], {t: self._df[t] for t in terms})
 
-    def top(self, phrases: Sequence[str], k: int) -> list[tuple[int, float]]:
-        """The k best (pk, -bm25) rows for the OR of `phrases`, best first (ties by pk):
-        the same rows and scores as ranking every match."""
-        expr = " OR ".join(phrases)
-        rows = self.rows()
-        if rows < MIN_ROWS_TO_PRUNE:
-            return self._plain(expr, k)
-        hits = [self.hits(p) for p in phrases]
-        p = plan(phrases, hits, rows, self._guess(k))
-        if not p.frequent:
-            return self._plain(expr, k)
-        if not p.rare:  # every phrase is in most rows: nothing would score above zero
-            return self._unscored(expr, k, [])
-        rare = " OR ".join(p.rare)
-        both = f"({rare}) AND ({' OR '.join(p.frequent)})"
-        top = [(int(a), float(b)) for a, b in self._db.execute(sql.TEXT_TOP_SPLIT, (rare, both, k))]
-        if len(top) >= k and top[k - 1][1] > p.bound:
-            self._remember(k, top[k - 1][1])
-            return top
-        if len(top) < k and p.bound <= MIN_TEXT_RELEVANCE:
-            return self._unscored(f"({' OR '.join(p.frequent)}) NOT ({rare})", k, top)
-        return self._plain(expr, k)
+    def postings(self, term: str) -> Iterable[tuple[int, float, float]]:
+        return self._db.execute(sql.TERM_POSTINGS, (term,))
 
-    def _plain(self, expr: str, k: int) -> list[tuple[int, float]]:
-        top = [(int(a), float(b)) for a, b in self._db.execute(sql.TEXT_TOP, (expr, k))]
-        if len(top) >= k:
-            self._remember(k, top[k - 1][1])
-        return top
+    def postings_for(self, term: str, pks: Sequence[int]) -> Iterable[tuple[int, float, float]]:
+        for part in chunks(list(pks)):
+            q = sql.TERM_POSTINGS_FOR.format(marks=marks(part))
+            yield from self._db.execute(q, (term, *part))
 
-    def _unscored(self, expr: str, k: int, top: list[tuple[int, float]]) -> list[tuple[int, float]]:
-        """`top`, then rows matching `expr` (all below MIN_TEXT_RELEVANCE), newest first."""
-        more = self._db.execute(sql.TEXT_UNSCORED, (expr, k - len(top))).fetchall()
-        return top + [(int(r[0]), 0.0) for r in more]
 
-    def _guess(self, k: int) -> float | None:
-        seen = self._thetas.get(k)
-        if not seen:
-            return None
-        return sorted(seen)[int(THETA_QUANTILE * (len(seen) - 1))] * THETA_SAFETY
+def write_postings(
+    db: sqlite3.Connection, pk: int, content: str, summary: str, entities: Sequence[str],
+    *, updating: bool = False,
+) -> None:
+    """Index one memory's terms and length (inside the caller's transaction)."""
+    if updating:
+        db.execute(sql.DELETE_TERMS, (pk,))
+    rows, length = bm25.postings_rows(pk, content, summary, entities)
+    if rows:
+        db.executemany(sql.INSERT_TERMS, rows)
+    db.execute(sql.UPSERT_LENGTH, (pk, length))
 
-    def _remember(self, k: int, theta: float) -> None:
-        if theta > MIN_TEXT_RELEVANCE:
-            self._thetas.setdefault(k, deque(maxlen=THETA_HISTORY)).append(theta)
+
+def ensure_postings(
+    tx: Callable[[], AbstractContextManager[sqlite3.Connection]], db: sqlite3.Connection
+) -> None:
+    """Create the postings tables if missing and (re)build them when they were built by
+    another tokenizer or do not cover every memory (a mind written by an older Salience).
+
+    The postings are derived data, like the HNSW files: no migration, so the migrations list
+    (and `schema_version`) does not change; a rebuild reads every memory once."""
+    with tx():
+        for stmt in sql.CREATE_POSTINGS:
+            db.execute(stmt)
+        row = db.execute(sql.GET_META, (TEXT_INDEX_KEY,)).fetchone()
+        current = row is not None and row[0] == TEXT_INDEX_VERSION
+        if current and db.execute(sql.POSTINGS_COVER).fetchone()[0]:
+            return
+        rebuild_postings(db)
+        db.execute(sql.SET_META, (TEXT_INDEX_KEY, TEXT_INDEX_VERSION))
+
+
+def rebuild_postings(db: sqlite3.Connection) -> int:
+    """Re-index every memory (inside the caller's transaction); the rows indexed."""
+    for stmt in sql.CLEAR_TERMS:
+        db.execute(stmt)
+    last, done = 0, 0
+    while True:
+        batch = db.execute(sql.TERMS_SOURCE, (last, _BACKFILL_BATCH)).fetchall()
+        if not batch:
+            return done
+        for pk, content, summary, entities in batch:
+            ents = json.loads(entities) if entities else []
+            write_postings(db, int(pk), content or "", summary or "", ents)
+        last, done = int(batch[-1][0]), done + len(batch)

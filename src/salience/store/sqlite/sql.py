@@ -247,6 +247,33 @@ TEXT_UNSCORED = (
     "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?"
 )
 TEXT_HITS = "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?"
+
+# -- BM25 postings (issue 15): Salience's own terms per row, scored by store/bm25.py -------------
+# a derived index (rebuilt from the memories when missing or stale), created on open
+CREATE_POSTINGS = (
+    """CREATE TABLE IF NOT EXISTS memory_terms (
+        term TEXT NOT NULL,
+        pk INTEGER NOT NULL REFERENCES memories (pk) ON DELETE CASCADE,
+        tf REAL NOT NULL,
+        len REAL NOT NULL,
+        PRIMARY KEY (term, pk)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX IF NOT EXISTS memory_terms_pk ON memory_terms (pk)",
+    """CREATE TABLE IF NOT EXISTS memory_lengths (
+        pk INTEGER PRIMARY KEY REFERENCES memories (pk) ON DELETE CASCADE,
+        len REAL NOT NULL
+    )""",
+)
+INSERT_TERMS = "INSERT INTO memory_terms (term, pk, tf, len) VALUES (?, ?, ?, ?)"
+UPSERT_LENGTH = "INSERT OR REPLACE INTO memory_lengths (pk, len) VALUES (?, ?)"
+DELETE_TERMS = "DELETE FROM memory_terms WHERE pk = ?"
+CLEAR_TERMS = ("DELETE FROM memory_terms", "DELETE FROM memory_lengths")
+TERMS_SOURCE = "SELECT pk, content, summary, entities FROM memories WHERE pk > ? ORDER BY pk LIMIT ?"
+TERM_POSTINGS = "SELECT pk, tf, len FROM memory_terms WHERE term = ?"
+TERM_POSTINGS_FOR = "SELECT pk, tf, len FROM memory_terms WHERE term = ? AND pk IN ({marks})"
+TERM_DF = "SELECT count(*) FROM memory_terms WHERE term = ?"
+TEXT_TOTALS = "SELECT count(*), coalesce(sum(len), 0) FROM memory_lengths"
+POSTINGS_COVER = "SELECT (SELECT count(*) FROM memories) = (SELECT count(*) FROM memory_lengths)"
 TEXT_IDS = "SELECT m.pk, m.id FROM memories m WHERE m.pk IN ({marks}) {where}"
 ENTITY_SEARCH = (
     "SELECT m.id, count(DISTINCT e.entity) AS hits "

@@ -21,6 +21,7 @@ from ...models import (
     MemoryFilter,
     normalize_entity,
 )
+from .. import bm25
 from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..migrations import pending
 from ..rows import memory_from_row
@@ -29,8 +30,7 @@ from .agent import AgentMixin
 from .filters import chunks as _chunks
 from .filters import filter_clause
 from .filters import marks as _marks
-from .filters import only_superseded_filter as _only_superseded_filter
-from .fulltext import MIN_TEXT_RELEVANCE, TextIndex, fts_phrases
+from .fulltext import Postings, ensure_postings, write_postings
 from .graph import GraphMixin
 from .hnsw import HnswParams
 from .layers import LayersMixin
@@ -39,8 +39,6 @@ from .migrations import MIGRATIONS
 from .queue import IngestStoreMixin
 from .vector_search import VectorIndexMode, VectorSearchMixin
 from .vectors import from_blob, to_blob, unit_rows
-
-MIN_ROWS_FOR_IDF = 16  # below this many rows, "in more than half the rows" says nothing
 
 
 class SQLiteStore(
@@ -84,7 +82,8 @@ class SQLiteStore(
         self._init_vector_cache(vector_index, hnsw_min_rows, hnsw or HnswParams())
         info = self.embedding_info()
         self._dim = info.dim if info else None
-        self._text = TextIndex(self._db)  # full-text caches and pruning (fulltext.py)
+        self._postings = Postings(self._db)  # BM25 statistics and postings (fulltext.py)
+        self._bm25 = bm25.Scorer()
 
     # -- lifecycle --------------------------------------------------------------------------
     @property
@@ -140,6 +139,7 @@ class SQLiteStore(
                     db.execute(stmt)
                 db.execute(sql.RECORD_MIGRATION, (mig.name, format_ts(SystemClock().now())))
                 db.execute(sql.SET_META, (SCHEMA_VERSION_KEY, str(i)))
+        ensure_postings(self._tx, db)
 
     # -- meta -------------------------------------------------------------------------------
     def schema_version(self) -> int:
@@ -279,6 +279,7 @@ class SQLiteStore(
         self, db: sqlite3.Connection, pk: int, m: Memory, *, updating: bool = False
     ) -> None:
         self._write_layers(db, pk, m, updating=updating)  # sessions, t, frames, links
+        write_postings(db, pk, m.content, m.summary, m.entities, updating=updating)
         if m.tags:
             db.executemany(sql.INSERT_TAG, [(pk, t) for t in m.tags])
         if m.entities:
@@ -374,48 +375,21 @@ class SQLiteStore(
 
     # -- candidates ---------------------------------------------------------------------------
     def search_text(
-        self, terms: Sequence[str], *, limit: int, flt: MemoryFilter | None = None
+        self,
+        terms: Sequence[str],
+        *,
+        limit: int,
+        flt: MemoryFilter | None = None,
+        k1: float | None = None,
+        b: float | None = None,
     ) -> list[Candidate]:
-        expr = fts_expression(terms)
-        if not expr or limit <= 0:
-            return []
-        flt = flt or MemoryFilter()
-        where, params = filter_clause(flt)
+        where, params = filter_clause(flt or MemoryFilter())
         with self._lock:
-            try:
-                if _only_superseded_filter(flt):
-                    # rank inside FTS5, then drop filtered rows; widen if too many were dropped
-                    k = limit * 2 + 8
-                    while True:
-                        top = self._text.top(fts_phrases(terms), k)
-                        ids = self._text_ids([pk for pk, _ in top], where, params)
-                        raw = [(ids[pk], s) for pk, s in top if pk in ids]
-                        if len(raw) >= limit or len(top) < k:
-                            rows = raw[:limit]
-                            break
-                        k *= 4
-                else:
-                    q = sql.TEXT_SEARCH.format(where=where)
-                    rows = self._db.execute(q, (expr, *params, limit)).fetchall()
-            except sqlite3.OperationalError as e:  # only reachable through a bug in fts_expression
-                raise StoreError(f"full-text search failed for {expr!r}: {e}") from e
-        # FTS5 clamps the IDF of a term found in more than half of the rows to 1e-6. In a mind
-        # of some size, a row that matched only such terms (a speaker name on every turn, say)
-        # carries no keyword evidence: it stays a candidate but with score 0, so rankers that
-        # normalise relevance by the best match don't promote arbitrary short rows. (In a tiny
-        # mind every term is "frequent", so raw scores are kept there.)
-        weak = any(r[1] <= MIN_TEXT_RELEVANCE for r in rows)
-        zero = weak and self._fts_rows() >= MIN_ROWS_FOR_IDF
-        return [
-            Candidate(
-                id=r[0], rank=i,
-                score=0.0 if zero and r[1] <= MIN_TEXT_RELEVANCE else r[1] / (1.0 + r[1]),
+            got = bm25.search(
+                self._bm25, self._postings, terms, limit,
+                lambda pks: self._text_ids(pks, where, params), k1=k1, b=b,
             )
-            for i, r in enumerate(rows, start=1)
-        ]
-
-    def _fts_rows(self) -> int:
-        return self._text.rows()  # cached until a commit by any connection
+        return [Candidate(id=i, rank=r, score=x) for r, (i, x) in enumerate(got, start=1)]
 
     def _text_ids(self, pks: list[int], where: str, params: list[Any]) -> dict[int, str]:
         """pk -> id of the rows among `pks` that pass the filter clause."""
@@ -480,11 +454,6 @@ class SQLiteStore(
 
 
 # -- helpers ------------------------------------------------------------------------------------
-def fts_expression(terms: Sequence[str]) -> str:
-    """An FTS5 MATCH expression that matches any of `terms` literally (see `fts_phrases`)."""
-    return " OR ".join(fts_phrases(terms))
-
-
 def _params(m: Memory) -> tuple[Any, ...]:
     return (
         m.id,
