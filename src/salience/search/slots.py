@@ -23,6 +23,7 @@ from datetime import datetime
 
 from ..llm.heuristic.claims import Claim, claims
 from ..llm.heuristic.contradiction import conflict
+from ..llm.heuristic.text import stem, words
 from ..models import Memory, MemoryType, SearchHit
 
 ClaimsFn = Callable[[str], Sequence[Claim]]
@@ -130,6 +131,13 @@ _QUESTION_SLOTS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
 )
 
 
+#: words of a question that name no thing (stemmed)
+_QUESTION_WORDS = frozenset({"when", "what", "which", "where", "who", "how", "is", "are", "do",
+                             "doe", "did", "the", "a", "an", "my", "our", "i", "we", "me", "of",
+                             "for", "to", "in", "on", "at", "time", "tim", "dat", "day", "favourit",
+                             "favorit", "prefer", "like", "us", "up", "it"})
+
+
 def question_slots(query: str) -> frozenset[str]:
     """The slots a question asks about ("Where do I live?" → residence), by its words."""
     out: set[str] = set()
@@ -139,13 +147,30 @@ def question_slots(query: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn = claims) -> bool:
+#: slots a question names only with what it is about ("my favourite *place*", "when is the
+#: *concert*"): a claim on one answers only when it shares a word with the question
+_OPEN_SLOTS = frozenset({"like", "favourite", "prefer", "habit", "use", "tool", "own", "choose",
+                         "choice", "when", "budget", "price", "amount", "rent", "go", "num"})
+
+
+def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn = claims,
+                 query: str | None = None) -> bool:
     """Whether `memory` makes a claim (affirmed or denied: "we don't have a dog anymore"
-    answers "Do I have a dog?") on one of `slots`."""
+    answers "Do I have a dog?") on one of `slots`. With `query`, a claim about a *thing*
+    ("the sprint demo is every second Thursday") or on an open slot (a preference, a time, a
+    price) answers only when it shares a word with the question: "When is the Aurora
+    concert?" is not answered by every dated memory, "What's my favourite place?" not by every
+    preference. A person's fixed slots (residence, employer, manager, …) need no shared word."""
+    named = {stem(w) for w in words(query)} - _QUESTION_WORDS if query is not None else None
     for c in claims_fn(statement_text(memory)):
         base = c.attribute.split(":", 1)[0].split(" ", 1)[0]
-        if c.attribute in slots or base in slots:
-            return True
+        if c.attribute not in slots and base not in slots:
+            continue
+        if named is not None and (c.kind == "thing" or base in _OPEN_SLOTS):
+            said = {stem(w) for w in words(f"{c.subject} {c.attribute} {c.value}")}
+            if not named & (said | set(f"{c.subject} {c.value}".split())):
+                continue
+        return True
     return False
 
 
@@ -157,7 +182,8 @@ def slot_answers(memories: Sequence[Memory], query: str, *,
     slots = question_slots(query)
     if not slots:
         return []
-    return [k for k, m in enumerate(memories) if answers_slot(m, slots, claims_fn=claims_fn)]
+    return [k for k, m in enumerate(memories)
+            if answers_slot(m, slots, claims_fn=claims_fn, query=query)]
 
 
 def slot_order(n: int, answers: Sequence[int]) -> list[int]:
