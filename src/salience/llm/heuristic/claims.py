@@ -1240,7 +1240,7 @@ def _thing_is(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     if key is None or (key in {"user"} and head is None):
         return []
     verb = (m.groupdict().get("verb") or "").lower()
-    if "due" in verb or re.search(r"\b(?:close|closes|ends|end|expires?)\b", verb):
+    if "due" in verb or re.search(r"\b(?:close|closes|ends|end|expires?|renews?|renewed)\b", verb):
         head = "when"
     marked = ctx.thing_marked or bool(re.search(r"\b(?:now|moved|changed|pushed|rescheduled|"
                                           r"postponed|extended|slipped|shifted|new)\b", verb))
@@ -1713,7 +1713,8 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
     ("got pet", _rx(rf"{_SUBJ}\s+{_AUX}(?:adopted|got|rescued|bought|brought home|took in)\s+"
                     rf"(?:a|an|our|another|a new)\s+(?:(?:new|little|rescue|sweet)\s+)?"
                     rf"(?P<noun>dog|cat|puppy|kitten|hamster|rabbit|parrot|goldfish|pet|horse|"
-                    rf"retriever|labrador|terrier|spaniel|collie|poodle|beagle)\b"), _got_pet),
+                    rf"retriever|labrador|terrier|spaniel|collie|poodle|beagle|greyhound|whippet|"
+                    rf"husky|dachshund|corgi|pug|bulldog|schnauzer|chihuahua)\b"), _got_pet),
     ("own", _rx(rf"{_SUBJ}\s+{_AUX}(?P<verb>own|owns|have|has|bought|got|purchased|leased)\s+"
                 rf"(?:a|an|my first|a new|a used|a second-hand)\s+(?:[a-z-]+\s+)?(?P<obj>car|bike|"
                 rf"motorbike|scooter|house|flat|apartment|tv|boat|van|piano|caravan)\b"),
@@ -1865,7 +1866,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                   r"usually\s+|always\s+|only\s+|just\s+|officially\s+)?(?:(?:booked|scheduled|"
                   r"planned|set|fixed|happening|held)\s+)?|happens|happen|takes place|"
                   r"take place|meets|meet|runs|run|starts|start|closes|close|ends|end|opens|"
-                  r"open|expires|launches|costs?|comes to|came to|came in at)\b\s*(?:(?P<prep>on|at|"
+                  r"open|expires|renews|renew|is renewed|launches|costs?|comes to|came to|came in at)\b\s*(?:(?P<prep>on|at|"
                   r"every|each|from|for|in)\s+)?(?P<val>(?:[^,;]|,(?=\d{3}))+)"), _thing_is),
     ("thing moved", _rx(r"(?P<np>\b(?:the|my|our|your|this|their)\s+[\w'’ -]+?|^(?!(?:i|we|you|"
                         r"he|she|they|it|there)\b)[\w'’ -]+?)\s+(?:was|were|has been|have been|"
@@ -2061,7 +2062,7 @@ _GATES: dict[str, tuple[str, ...]] = {
         "relocat", "replac", "swap", "trad", "exchang"),
     "switch role": ("switch", "chang", "mov"),
     "thing": (" is ", " are ", " was ", " be ", " been ", "happen", "take", "meet", "run",
-        "start", "close", " end", "open", "expires", "launches", "cost", "comes", "came", "'s"),
+        "start", "close", " end", "open", "expires", "renew", "launches", "cost", "comes", "came", "'s"),
     "thing moved": ("mov", "reschedul", "chang", "push", "postpon", "shift", "brought forward",
         "delay", "bump", "switch", "slip", "slid", "extend", "rais", "increas", "cut", "reduc",
         "lower", "drop", "went up", "went down", "rose", "fell", "upped", "set", "updat",
