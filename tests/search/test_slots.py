@@ -110,3 +110,20 @@ def test_slot_first_puts_the_hits_that_answer_the_slot_ahead() -> None:
     assert [h.memory.id for h in out] == ["n", "c"]
     assert [h.score for h in out] == [0.9, 0.8]
     assert slot_first(hits, "What's the weather like?") == hits  # no slot: unchanged
+
+
+def test_a_things_claim_answers_only_a_question_that_names_the_thing() -> None:
+    from salience.search.slots import answers_slot, question_slots
+
+    q = "When is the Aurora concert I have tickets for?"
+    demo = mem("d", "Our team's sprint demo is every second Thursday at 2pm.", 1)
+    concert = mem("e", "The Aurora concert is on 14 March at Sentrum Scene.", 2)
+    slots = question_slots(q)
+    assert "when" in slots
+    assert answers_slot(demo, slots)  # without the question, any dated memory answers
+    assert not answers_slot(demo, slots, query=q)
+    assert answers_slot(concert, slots, query=q)
+    # a person's fixed slot needs no shared word
+    canva = mem("f", "I took a full-time job at Canva.", 3)
+    assert answers_slot(canva, question_slots("Which company do I work for?"),
+                        query="Which company do I work for?")
