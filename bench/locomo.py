@@ -196,6 +196,18 @@ def ablations() -> dict[str, SearchConfig]:
         "relevance-no-slot": replace(b, name="relevance-no-slot", slot_first=False),
         "relevance-coverage^2": replace(b, name="relevance-coverage^2", bm25_coverage_power=2.0),
         "relevance+recency": replace(b, name="relevance+recency", recency_intent=True),
+        # issue 15's levers
+        "relevance-bm25-1.2-0.75": replace(b, name="relevance-bm25-1.2-0.75", bm25_k1=1.2,
+                                           bm25_b=0.75),
+        "relevance-bm25-0.6-0.3": replace(b, name="relevance-bm25-0.6-0.3", bm25_k1=0.6,
+                                          bm25_b=0.3),
+        "relevance-no-rewrites": replace(b, name="relevance-no-rewrites", rewrites=0),
+        "relevance-pool-100": replace(b, name="relevance-pool-100", pool=100),
+        "relevance-pool-200": replace(b, name="relevance-pool-200", pool=200),
+        **{
+            f"relevance+speaker-{w}": replace(b, name=f"relevance+speaker-{w}", participant_shift=w)
+            for w in (0.02, 0.05, 0.1)
+        },
         "formula-no-time": replace(f, name="formula-no-time", time_aware=False),
         "formula-no-rewrites": replace(f, name="formula-no-rewrites", rewrites=0),
         "rrf+time": replace(r, name="rrf+time", time_aware=True),

@@ -142,10 +142,13 @@ def gather(
     flt: MemoryFilter | None = None,
     deadline: Deadline | None = None,
     out: Gathered | None = None,
+    bm25: tuple[float, float] | None = None,
 ) -> Gathered:
     """Run the candidate stages in order (cheap first), skipping the rest once `deadline`
     expires. Stages: for each query, text then entity; then one batched embedding of every
-    query's vector text, then a vector search per query."""
+    query's vector text, then a vector search per query. `bm25` = (k1, b) of the full text
+    (the store's defaults when None)."""
+    k1, b = bm25 if bm25 is not None else (None, None)
     out = out if out is not None else Gathered()
     deadline = deadline or Deadline(None)
 
@@ -160,7 +163,9 @@ def gather(
             terms = query_terms(q.text)
             stage(
                 source_key("text", q.key),
-                lambda t=terms, p=q.pool: informative(store.search_text(t, limit=p, flt=flt)),
+                lambda t=terms, p=q.pool: informative(
+                    store.search_text(t, limit=p, flt=flt, k1=k1, b=b)
+                ),
             )
         if "entity" in sources:
             grams = entity_ngrams(q.text)
@@ -195,6 +200,7 @@ def gather_within(
     embed: EmbedQueries | None,
     flt: MemoryFilter | None,
     deadline: Deadline,
+    bm25: tuple[float, float] | None = None,
 ) -> Gathered:
     """`gather` on a worker thread, returning what it has when the deadline passes.
 
@@ -207,7 +213,8 @@ def gather_within(
     assert isinstance(executor, ThreadPoolExecutor)
     box = Gathered()
     fut = executor.submit(
-        gather, store, queries, sources=sources, embed=embed, flt=flt, deadline=deadline, out=box
+        gather, store, queries, sources=sources, embed=embed, flt=flt, deadline=deadline,
+        out=box, bm25=bm25,
     )
     try:
         fut.result(timeout=deadline.remaining())

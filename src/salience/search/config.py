@@ -83,6 +83,11 @@ class SearchConfig:
             slot the question asks about ("Where do I live?" → a residence) come first.
         prior_weight: ranking="bounded": how far the priors (salience, usefulness, recency,
             confidence, popularity; together in [0, 1]) may move a memory, in cosine distance.
+        bm25_k1, bm25_b: the full-text BM25's parameters (Salience computes BM25 for every
+            backend, `store/bm25.py`); 0.9 / 0.4 measured best on LoCoMo 0–4.
+        participant_shift: ranking="bounded": what a memory by a participant the query names
+            gains (speaker, sender, organiser; `search/participants.py`), in cosine distance;
+            0 disables it.
     """
 
     name: str
@@ -111,6 +116,9 @@ class SearchConfig:
     bm25_coverage_power: float = 1.0
     recency_shift: float = 0.05
     time_shift: float = 0.1
+    bm25_k1: float = 0.9
+    bm25_b: float = 0.4
+    participant_shift: float = 0.0
 
     def weight(self, source: str) -> float:
         return float(self.source_weights.get(source, 1.0))

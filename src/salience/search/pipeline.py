@@ -41,6 +41,7 @@ from .catchup import (
 )
 from .config import SearchConfig, get_preset
 from .feedback import lexical_useful, record_retrievals, record_usefulness
+from .participants import boost as participant_boost
 from .query import about_agent, query_terms
 from .temporal import parse_time_range, wants_recent
 
@@ -135,7 +136,10 @@ class Recall:
         variants = self._rewrites(query, cfg)
         queries = [QuerySpec("", query, query, cfg.pool)]
         queries += [QuerySpec(str(i), v, v, cfg.variant_pool) for i, v in enumerate(variants, 1)]
-        got = gather(self.store, queries, sources=cfg.sources, embed=self.embed, flt=flt)
+        got = gather(
+            self.store, queries, sources=cfg.sources, embed=self.embed, flt=flt,
+            bm25=(cfg.bm25_k1, cfg.bm25_b),
+        )
         hits = self._finish(query, got, cfg, limit=limit, distances=distances, flt=flt)
         if feedback:
             self.record(hits)
@@ -174,6 +178,8 @@ class Recall:
         ranked = self._rank(got, memories, cfg, now, distances, query)
         if cfg.time_aware:
             ranked = self._time_boost(query, ranked, memories, cfg, now)
+        if cfg.ranking == "bounded" and cfg.participant_shift > 0:
+            ranked = participant_boost(ranked, memories, query, cfg.participant_shift)
         if cfg.context_window > 0 and cfg.context_weight > 0:
             ranked = R.spread_context(
                 ranked, _neighbours(memories, cfg.context_window), cfg.context_weight
@@ -394,6 +400,7 @@ class Recall:
                 embed=self.embed,
                 flt=flt,
                 deadline=deadline,
+                bm25=(cfg.bm25_k1, cfg.bm25_b),
             )
         except Exception as e:
             log.warning("prefetch failed (%s: %s); no background memories", type(e).__name__, e)
