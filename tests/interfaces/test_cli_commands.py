@@ -97,10 +97,11 @@ def test_demo_runs_the_live_loop_and_answers_with_the_current_value(tmp_path: Pa
     assert out["memories"] + out["superseded"] >= 30 and out["superseded"] >= 2
     ranks = [(a["query"], a["found_at"]) for a in out["answers"]]
     # measured 2026-12-01 (e5, relevance preset, heuristic brain): the right memory first for
-    # 5 of 10 and in the top 3 for 8 of 10 — issue 13's target (9 first) is not met; what is
-    # missing is in docs/benchmarks.md ("Demo"). These floors keep what was reached.
-    assert sum(1 for _, r in ranks if r == 1) >= 5, ranks
-    assert sum(1 for _, r in ranks if r is not None) >= 8, ranks
+    # 8 of 10 and in the top 3 for 9 of 10 — issue 13's target (9 first) is not met; what is
+    # missing is in docs/benchmarks.md ("Demo"). These floors keep what was reached, with one
+    # question of slack for ranking changes elsewhere.
+    assert sum(1 for _, r in ranks if r == 1) >= 7, ranks
+    assert sum(1 for _, r in ranks if r is not None) >= 9, ranks
     assert "# Identity" in out["context"] and "Lisbon" in out["context"]
 
 

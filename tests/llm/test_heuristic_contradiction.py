@@ -332,3 +332,10 @@ def test_the_llm_contradiction_answer_carries_claims() -> None:
     assert P.ContradictionAnswer.model_validate({"verdicts": []}).claims == []
     user = P.contradiction_prompt("Home is Berlin now.", ["I live in Lisbon."]).user
     assert "lives_in" in user and '"claims"' in user and "same subject and attribute" in user
+
+
+def test_a_clause_without_a_subject_continues_the_thing_before_it() -> None:
+    new = "Bad news: the release has slipped once more and is now 12 June, two days late."
+    old = "The new target for the first release is 22 May."
+    assert [c.value for c in claims(new) if c.attribute == "when"] == ["12 june"]
+    assert brain.contradicts(_turn(new), [_turn(old)]) == [0]

@@ -1932,6 +1932,14 @@ _SUBJECT_START = re.compile(
     rf"and\s+i)\b))\b",
     re.I,
 )
+#: a clause that begins with a thing ("the release has slipped"): a following clause with no
+#: subject ("and is now 12 June") says more about it
+_THING_START = re.compile(
+    r"^\s*(?:(?:so|and|but|then)\s+)?(?P<np>(?:the|our|my|this)\s+[a-z][\w-]*"
+    r"(?:\s+[a-z][\w-]*){0,2}?)\s+(?:has|have|had|is|are|was|were|got|just|will)\b",
+    re.I,
+)
+_BE_START = re.compile(r"^\s*(?:is|are|was|were|will be|has been|have been)\b", re.I)
 _VERB_START = re.compile(
     r"^\s*(?:(?:also|then|now|just|finally|recently|since|so|still|currently)\s+)*(?:moved|"
     r"relocated|started|living|working|studying|dating|using|eating|drinking|playing|teaching|"
@@ -2134,13 +2142,20 @@ def _segment_claims(seg: Segment) -> list[Claim]:
         ctx.work = bool(_WORK_CUES.search(text))
         ctx.subject = None
         sentence_topic = ctx.topic
+        thing_np: str | None = None  # a thing that began the previous clause
         for clause in clauses(text):
             clause = _main_clause(_LEAD.sub("", clause).strip())
             if not clause or _SKIP_RE.search(clause):
                 continue
             sm = _SUBJECT_START.match(clause)
+            tm = None if sm else _THING_START.match(clause)
             if sm:
                 ctx.subject = sm.group("s")
+                thing_np = None
+            elif tm:
+                thing_np = tm.group("np")
+            elif thing_np and _BE_START.match(clause):
+                clause = f"{thing_np} {clause.lstrip()}"  # "the release slipped and is now …"
             elif _VERB_START.match(clause):
                 clause = f"{ctx.subject or 'i'} {clause.lstrip()}"
                 if ctx.subject is None:
