@@ -154,6 +154,10 @@ def iter_export(mind: Mind, *, embeddings: bool = True) -> Iterator[dict[str, An
                     "enqueued_at": item.enqueued_at.isoformat(),
                 },
             }
+    from .agent.transfer import iter_agent_records  # design B's agent records (issue 20)
+
+    for kind, record in iter_agent_records(store):
+        yield {"kind": kind, "record": record_to_dict(record)}
 
 
 def _all_entities(mind: Mind) -> list[Any]:
@@ -241,6 +245,8 @@ def restore_mind(
     memories are re-embedded with the mind's embedder (counted in `reembedded`). Queue items
     are restored only into a mind whose queues are empty (they carry no stable id).
     """
+    from .agent.transfer import KINDS as AGENT_KINDS
+    from .agent.transfer import restore_agent_record
     from .graph.records import Entity, Relation
     from .layers.records import AwarenessItem, Identity, Session
 
@@ -328,6 +334,9 @@ def restore_mind(
                 ],
             )
             summary.add("queue")
+        elif kind in AGENT_KINDS:  # design B's agent records (issue 20)
+            record = record_from_dict(AGENT_KINDS[kind], rec)
+            summary.add(kind, skipped=not restore_agent_record(mind.store, kind, record))
         else:
             summary.notes.append(f"unknown record kind {kind!r} ignored")
         if progress is not None:

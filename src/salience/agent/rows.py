@@ -113,6 +113,14 @@ def procedure_params(p: Procedure, ts: TsFn) -> tuple[Any, ...]:
     )
 
 
+def signal_params(s: ImprovementSignal, ts: TsFn) -> tuple[Any, ...]:
+    return (
+        s.id, SignalCategory(s.category).value, s.pattern_key, s.note, int(s.count),
+        bool(s.surfaced), ts(s.surfaced_at), dumps(s.metadata), ts(s.first_seen_at),
+        ts(s.last_seen_at),
+    )
+
+
 def trace_params(t: ExecutionTrace, ts: TsFn) -> tuple[Any, ...]:
     return (
         t.id, t.task, TraceOutcome(t.outcome).value, dumps(t.trace), t.procedure_id,

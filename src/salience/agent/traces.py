@@ -92,7 +92,8 @@ class Traces:
             outcome=None if outcome is None else parse_enum(TraceOutcome, outcome, "outcome"),
             since=since,
             until=until,
-            procedure_id=procedure_id,
+            procedure_id=None if procedure_id is None else check_name(
+                procedure_id, "procedure id", max_chars=64),
             limit=check_count(limit, "limit", lo=1, hi=10_000),
         )
 

@@ -77,6 +77,11 @@ class AgentStore(Protocol):
         when `note` is not empty, metadata merged. Atomic (an upsert)."""
         ...
 
+    def restore_signal(self, s: ImprovementSignal) -> None:
+        """Insert a signal as it was (count, surfaced, times: a restore); raise
+        `ConflictError` if its id or (category, pattern_key) exists."""
+        ...
+
     def get_signal(self, category: SignalCategory, pattern_key: str) -> ImprovementSignal | None:
         ...
 
@@ -155,7 +160,9 @@ class AgentStore(Protocol):
         ...
 
     # -- install audit (append-only) --------------------------------------------------------
-    def append_install_audit(self, entry: InstallAuditEntry) -> None: ...
+    def append_install_audit(self, entry: InstallAuditEntry) -> None:
+        """Append a row; raise `ConflictError` if its id was appended before."""
+        ...
 
     def install_audit(
         self,

@@ -122,6 +122,13 @@ class AgentRecordsCore:
         with self._agent_write() as run:
             return rows.signal(run("SIGNAL_UPSERT", params).fetchone())
 
+    def restore_signal(self, s: ImprovementSignal) -> None:
+        with self._agent_write() as run:
+            if not run("SIGNAL_RESTORE", rows.signal_params(s, self._agent_ts)).fetchall():
+                raise ConflictError(
+                    f"signal {s.category.value}/{s.pattern_key!r} (or id {s.id}) already exists"
+                )
+
     def get_signal(self, category: SignalCategory, pattern_key: str) -> ImprovementSignal | None:
         found = self._agent_rows("SIGNAL_GET", (SignalCategory(category).value, pattern_key))
         return rows.signal(found[0]) if found else None
@@ -235,7 +242,8 @@ class AgentRecordsCore:
     # -- install audit ------------------------------------------------------------------------
     def append_install_audit(self, entry: InstallAuditEntry) -> None:
         with self._agent_write() as run:
-            run("AUDIT_INSERT", rows.audit_params(entry, self._agent_ts))
+            if not run("AUDIT_INSERT", rows.audit_params(entry, self._agent_ts)).fetchall():
+                raise ConflictError(f"install audit row {entry.id} already exists")
 
     def install_audit(
         self,

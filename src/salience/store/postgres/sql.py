@@ -239,6 +239,8 @@ FIND_BY_HASHES = (
     "SELECT content_hash, id FROM {s}.memories WHERE content_hash = ANY(%s) ORDER BY pk DESC"
 )
 DELETE_BY_IDS = "DELETE FROM {s}.memories WHERE id = ANY(%s::text[]) RETURNING pk"
+#: a deleted memory takes the graph facts it was the evidence of with it
+DELETE_RELATIONS_OF = "DELETE FROM {s}.kg_relations WHERE memory_id = ANY(%s::text[])"
 ITER_MEMORIES = (
     f"SELECT m.pk, {_COLS}, m.embedding::vector FROM {{s}}.memories m "
     "WHERE m.pk > %s ORDER BY m.pk LIMIT %s"
@@ -989,6 +991,10 @@ SIGNAL_UPSERT = (
     "metadata = (g.metadata::jsonb || excluded.metadata::jsonb)::text "
     f"RETURNING {_SIG}"
 )
+SIGNAL_RESTORE = (
+    f"INSERT INTO {{s}}.improvement_signals ({_SIG}) VALUES ({_agent_marks(SIGNAL_COLUMNS)}) "
+    "ON CONFLICT DO NOTHING RETURNING id"
+)
 SIGNAL_GET = (
     f"SELECT {_SIG} FROM {{s}}.improvement_signals WHERE category = %s AND pattern_key = %s"
 )
@@ -1045,7 +1051,8 @@ EVO_LIST = (
 
 _AUDIT = _agent_cols(AUDIT_COLUMNS)
 AUDIT_INSERT = (
-    f"INSERT INTO {{s}}.install_audit ({_AUDIT}) VALUES ({_agent_marks(AUDIT_COLUMNS)})"
+    f"INSERT INTO {{s}}.install_audit ({_AUDIT}) VALUES ({_agent_marks(AUDIT_COLUMNS)}) "
+    "ON CONFLICT DO NOTHING RETURNING id"
 )
 AUDIT_LIST = (
     f"SELECT {_AUDIT} FROM {{s}}.install_audit WHERE (%s::text IS NULL OR capability = %s) "

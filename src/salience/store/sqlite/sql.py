@@ -168,6 +168,8 @@ FIND_BY_HASHES = (
     "SELECT content_hash, id FROM memories WHERE content_hash IN ({marks}) ORDER BY pk DESC"
 )
 DELETE_BY_IDS = "DELETE FROM memories WHERE id IN ({marks}) RETURNING pk"
+#: a deleted memory takes the graph facts it was the evidence of with it
+DELETE_RELATIONS_OF = "DELETE FROM kg_relations WHERE memory_id IN ({marks})"
 ITER_MEMORIES = SELECT_MEMORY + " WHERE pk > ? ORDER BY pk LIMIT ?"
 COUNT_MEMORIES = "SELECT count(*) FROM memories"
 
@@ -914,6 +916,10 @@ SIGNAL_UPSERT = (
     "metadata = json_patch(improvement_signals.metadata, excluded.metadata) "
     f"RETURNING {_SIG}"
 )
+SIGNAL_RESTORE = (
+    f"INSERT INTO improvement_signals ({_SIG}) VALUES ({_agent_marks(SIGNAL_COLUMNS)}) "
+    "ON CONFLICT DO NOTHING RETURNING id"
+)
 SIGNAL_GET = f"SELECT {_SIG} FROM improvement_signals WHERE category = ? AND pattern_key = ?"
 SIGNAL_LIST = (
     f"SELECT {_SIG} FROM improvement_signals WHERE (? IS NULL OR category = ?) "
@@ -963,7 +969,10 @@ EVO_LIST = (
 )
 
 _AUDIT = _agent_cols(AUDIT_COLUMNS)
-AUDIT_INSERT = f"INSERT INTO install_audit ({_AUDIT}) VALUES ({_agent_marks(AUDIT_COLUMNS)})"
+AUDIT_INSERT = (
+    f"INSERT INTO install_audit ({_AUDIT}) VALUES ({_agent_marks(AUDIT_COLUMNS)}) "
+    "ON CONFLICT DO NOTHING RETURNING id"
+)
 AUDIT_LIST = (
     f"SELECT {_AUDIT} FROM install_audit WHERE (? IS NULL OR capability = ?) "
     "AND (? IS NULL OR kind = ?) ORDER BY seq DESC LIMIT ?"
