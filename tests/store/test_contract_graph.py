@@ -246,3 +246,17 @@ def test_supersession_retires_the_old_memorys_relations(store):
     user = store.find_entities(["user"])[0]
     lisbon = next(r for r in store.relations_of([user.id]) if r.memory_id == moved.id)
     assert lisbon.valid_to == at(7) and lisbon.properties["retired_by"] == vague.id
+
+
+def test_deleting_a_memory_deletes_the_facts_it_was_the_evidence_of(store):
+    """A hard delete leaves nothing of the memory behind: "User lives in Lisbon" stated only
+    by the deleted memory is gone from the graph; another memory's facts stay."""
+    lisbon = mem("I live in Lisbon.", 0, entities=["Lisbon"])
+    dog = mem("I have a dog called Rex.", 1, entities=["Rex"])
+    store.insert([lisbon, dog], np.stack([vec(0), vec(1)]))
+    owns = Fact(USER, "owns", Mention("Rex", "pet"), "own", False, False)
+    store.write_graph([graph(lisbon, lives("Lisbon")), graph(dog, owns)], now=T0)
+    assert open_targets(store) == ["Lisbon"]
+    assert store.delete([lisbon.id]) == 1
+    assert open_targets(store) == []
+    assert open_targets(store, rtype="owns") == ["Rex"]

@@ -439,7 +439,9 @@ class PostgresStore(
             return 0
         self._bm25_stats = None  # full-text statistics change (postings go by cascade)
         with self._tx() as conn:
-            return len(conn.execute(self._q(sql.DELETE_BY_IDS), (list(ids),)).fetchall())
+            n = len(conn.execute(self._q(sql.DELETE_BY_IDS), (list(ids),)).fetchall())
+            conn.execute(self._q(sql.DELETE_RELATIONS_OF), (list(ids),))
+            return n
 
     def get(self, id: str) -> Memory | None:
         row = self._read(lambda c: c.execute(self._q(sql.GET_BY_ID), (id,)).fetchone())

@@ -270,6 +270,7 @@ class SQLiteStore(
                 for chunk in _chunks(list(ids)):
                     q = sql.DELETE_BY_IDS.format(marks=_marks(chunk))
                     removed.extend(int(r[0]) for r in db.execute(q, chunk).fetchall())
+                    db.execute(sql.DELETE_RELATIONS_OF.format(marks=_marks(chunk)), chunk)
                 seq = self._log_position(db) if removed else 0
             if removed:
                 self._after_vector_change(fresh, seq, removed=removed)
