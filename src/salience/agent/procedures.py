@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ConflictError, InvalidInput, NotFound
 from ..models import parse_enum
 from . import rules
+from .base import StoreClient
 from .records import (
     MAX_TEMPLATE_BYTES,
     EvolutionKind,
@@ -25,8 +26,7 @@ from .records import (
 )
 
 if TYPE_CHECKING:
-    from ..clock import Clock
-    from ..store.base import Store
+    pass
 
 PROCEDURE_TARGET = "procedure:"  # an evolution target naming a procedure: "procedure:<name>"
 
@@ -35,12 +35,8 @@ def check_record_id(value: Any, what: str) -> str:
     return check_name(value, what, max_chars=64)
 
 
-class Procedures:
+class Procedures(StoreClient):
     """create / new_version / record_outcome / best / active / versions / get / list."""
-
-    def __init__(self, store: Store, clock: Clock) -> None:
-        self._store = store
-        self._clock = clock
 
     def create(
         self,
@@ -135,12 +131,8 @@ class Procedures:
         return self._store.list_procedures(limit=check_count(limit, "limit", lo=1, hi=10_000))
 
 
-class Evolution:
+class Evolution(StoreClient):
     """propose / evaluate / get / history."""
-
-    def __init__(self, store: Store, clock: Clock) -> None:
-        self._store = store
-        self._clock = clock
 
     def propose(
         self,

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..models import parse_enum
 from . import rules
+from .base import StoreClient
 from .records import (
     ImprovementSignal,
     SignalCategory,
@@ -25,12 +26,11 @@ if TYPE_CHECKING:
     from ..store.base import Store
 
 
-class Signals:
+class Signals(StoreClient):
     """record / correction / get / list / actionable / mark_surfaced."""
 
     def __init__(self, store: Store, clock: Clock, *, threshold: int = rules.ACTIONABLE_COUNT):
-        self._store = store
-        self._clock = clock
+        super().__init__(store, clock)
         self.threshold = check_count(threshold, "signal threshold", lo=1)
 
     def record(

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InvalidInput
 from ..models import parse_enum
 from . import rules
+from .base import StoreClient
 from .records import (
     MAX_JSON_BYTES,
     ExecutionTrace,
@@ -30,16 +31,11 @@ from .records import (
 )
 
 if TYPE_CHECKING:
-    from ..clock import Clock
     from ..store.base import Store
 
 
-class Traces:
+class Traces(StoreClient):
     """record / get / list / counts."""
-
-    def __init__(self, store: Store, clock: Clock) -> None:
-        self._store = store
-        self._clock = clock
 
     def record(
         self,
@@ -102,12 +98,8 @@ class Traces:
         return self._store.trace_counts()
 
 
-class Installs:
+class Installs(StoreClient):
     """record / list — the install audit trail; there is no update or delete."""
-
-    def __init__(self, store: Store, clock: Clock) -> None:
-        self._store = store
-        self._clock = clock
 
     def record(
         self,
