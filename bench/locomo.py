@@ -244,6 +244,10 @@ class CachedEmbedder:
             if self._file.exists():
                 with np.load(self._file) as z:
                     self._p = {k: z[k] for k in z.files}
+            self._qcache = self._file.with_name(self._file.name.replace("passages-", "queries-"))
+            if self._qcache.exists():  # questions and their rewrites, as bench/live.py keeps
+                with np.load(self._qcache) as z:
+                    self._q = {k: z[k] for k in z.files}
 
     model = property(lambda self: self.inner.model)
     dim = property(lambda self: self.inner.dim)
@@ -269,15 +273,26 @@ class CachedEmbedder:
     def save(self) -> None:
         if self._file is not None and self._p:
             np.savez(self._file, **self._p)
+        if self._file is not None and self._q:
+            np.savez(self._qcache, **self._q)
 
 
 def build_mind(
-    conv: Conversation, embedder: Any, home: Path, name: str
+    conv: Conversation, embedder: Any, home: Path, name: str, dsn: str | None = None
 ) -> tuple[Mind, dict[str, str]]:
-    """A mind holding `conv`, replayed session by session; returns it and dia_id -> memory id."""
+    """A mind holding `conv`, replayed session by session; returns it and dia_id -> memory id.
+    With `dsn`, the mind lives on that PostgreSQL server (schema per mind) instead of SQLite."""
     first = next((s.date for s in conv.sessions if s.date), datetime(2023, 1, 1, tzinfo=UTC))
     clock = FrozenClock(first)
-    mind = Mind.open(home / f"{name}.db", config=Config(home=home), embedder=embedder, clock=clock)
+    if dsn is None:
+        mind = Mind.open(
+            home / f"{name}.db", config=Config(home=home), embedder=embedder, clock=clock
+        )
+    else:
+        mind = Mind.open(
+            f"{name}-{home.name}".replace("_", "-")[:40], config=Config(home=home),
+            backend="postgres", dsn=dsn, embedder=embedder, clock=clock,
+        )
     dia: dict[str, str] = {}
     last = first
     for sess in conv.sessions:
@@ -424,6 +439,7 @@ def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
         "runs": {},
     }
     brain = None if args.no_brain else make_brain_or_none()
+    dsn, server = _postgres(args)
     n_q = sum(
         1 for i in picked for q in convs[i].questions if q.category in CATEGORIES and q.evidence
     )
@@ -435,7 +451,7 @@ def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
             minds = {}
             session_of: dict[int, dict[str, str]] = {}
             for i in picked:
-                minds[i] = build_mind(convs[i], emb, Path(tmp), f"conv{i}")
+                minds[i] = build_mind(convs[i], emb, Path(tmp), f"conv{i}", dsn=dsn)
                 session_of[i] = {
                     m.id: m.session_id or "" for m in minds[i][0].store.list(limit=100_000)
                 }
@@ -461,11 +477,32 @@ def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                         row.update(question_row(hits, ev, session_of[i]))
                         rows[p].append(row)
                         bar.advance(task)
+            emb.save()
             for mind, _ in minds.values():
+                drop = getattr(mind.store, "drop_mind", None)
+                if dsn is not None and drop is not None:
+                    drop()
                 mind.close()
         for p in presets:
             results["runs"][f"{emb_name}/{p}"] = summarise(rows[p])
+    if server is not None:
+        server.stop()
+    results["backend"] = "postgres" if dsn else "sqlite"
     return results
+
+
+def _postgres(args: argparse.Namespace) -> tuple[str | None, Any]:
+    """(DSN, server to stop) for `--backend postgres`: `--dsn`, else an embedded server
+    (tests/pg_server.py); (None, None) for SQLite."""
+    if getattr(args, "backend", "sqlite") != "postgres":
+        return None, None
+    if args.dsn:
+        return args.dsn, None
+    sys.path.insert(0, str(ROOT / "tests"))
+    from pg_server import start_pg
+
+    server = start_pg(use_env=False)
+    return server.dsn, server
 
 
 def table(results: dict[str, Any]) -> Table:
@@ -556,6 +593,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--cache", help="directory caching passage embeddings between runs")
     ap.add_argument("--ablations", action="store_true", help="also run lever ablations")
     ap.add_argument("--no-brain", action="store_true", help="no query rewriting/re-ranking")
+    ap.add_argument("--backend", default="sqlite", choices=("sqlite", "postgres"))
+    ap.add_argument("--dsn", help="PostgreSQL DSN (default: start an embedded server)")
     args = ap.parse_args(argv)
     console = Console(width=200)
     results = run(args, console)
