@@ -25,12 +25,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..checks import json_depth_ok
 from ..clock import ensure_utc
 from ..errors import InvalidInput
 from .items import IngestItem
 from .source import SourceRecord
 
 _TOOL_ROLES = frozenset({"tool", "function"})
+
+
+MAX_LINE_DEPTH = 64  # a transcript line nests a few levels; deeper is hostile or broken
 
 
 def content_text(content: Any) -> str:
@@ -122,8 +126,15 @@ def read_chat(path: Path, *, source: str) -> Iterator[SourceRecord]:
                 continue
             try:
                 data = json.loads(line)
-            except ValueError as e:
-                yield SourceRecord(key=f"broken:{n}", item=None, notes=[f"line {n}: not JSON ({e})"])
+            except (ValueError, RecursionError) as e:
+                why = "nested too deeply" if isinstance(e, RecursionError) else f"not JSON ({e})"
+                yield SourceRecord(key=f"broken:{n}", item=None, notes=[f"line {n}: {why}"])
+                continue
+            if not json_depth_ok(data, MAX_LINE_DEPTH):
+                yield SourceRecord(
+                    key=f"broken:{n}", item=None,
+                    notes=[f"line {n}: nested deeper than {MAX_LINE_DEPTH} levels"],
+                )
                 continue
             if isinstance(data, list):
                 yield from exchanges(data, conversation=f"{source}#{n}")

@@ -274,6 +274,9 @@ class IngestService:
         p = Path(path).expanduser()
         if not p.is_file():
             raise InvalidInput(f"{p} is not a file")
+        from .sniff import check_kind
+
+        check_kind(kind, p)  # the wrong format (or an empty file) is an error, not 0 items
         source = f"{kind}:{p.resolve()}"
         if kind == "mbox":
             from .mbox import read_mbox
@@ -312,6 +315,8 @@ def _speaker(name: str | None) -> str:
 def count_items(kind: str, path: str | Path) -> int | None:
     """How many items an import file holds (for progress bars), if cheap to tell."""
     p = Path(path).expanduser()
+    if not p.is_file():  # /dev/zero, a FIFO, a directory: never read for a count
+        return None
     if kind == "mbox":
         from .mbox import count_mbox
 
