@@ -661,8 +661,9 @@ class Mind:
     def maintain(self, *, dry_run: bool = False) -> MaintenanceReport:
         """Decay, usefulness regression, pruning and compaction now (see
         `salience.maintenance.job`), then execution traces and ai_interactions past their
-        retention bounds (`trace_retention_days`, `trace_max_rows`, `ai_interactions_max_rows`;
-        the install audit is never pruned); with `dry_run`, report what would change, change
+        retention bounds (`trace_retention_days`, `trace_max_rows`,
+        `ai_interactions_retention_days`, `ai_interactions_max_rows`; the install audit is never
+        pruned); with `dry_run`, report what would change, change
         nothing."""
         from .agent.rules import Retention
         from .agent.traces import apply_retention
@@ -675,9 +676,8 @@ class Mind:
             embed=self._embed_passages,
         )
         traces = Retention(cfg.trace_retention_days, cfg.trace_max_rows)
-        kept = apply_retention(
-            self.store, now, traces, cfg.ai_interactions_max_rows, dry_run=dry_run
-        )
+        calls = Retention(cfg.ai_interactions_retention_days, cfg.ai_interactions_max_rows)
+        kept = apply_retention(self.store, now, traces, calls, dry_run=dry_run)
         report.retention = kept.to_dict()
         return report
 

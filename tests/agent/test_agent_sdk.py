@@ -206,3 +206,20 @@ def test_wrong_ids_are_not_found(mind):
     assert mind.traces.list() == []  # the trace was not written either
     with pytest.raises(NotFound):
         mind.evolution.get("0" * 32)
+
+
+def test_interactions_bounded_by_age_and_count(mind, clock):
+    from salience.llm.base import InteractionRecord
+
+    def call(i: int) -> InteractionRecord:
+        return InteractionRecord(call_site="triage", provider="heuristic", model="h",
+                                 prompt_chars=10, output_chars=2, latency_ms=1.0, outcome="ok",
+                                 started_at=clock.now() + timedelta(days=i))
+    mind.store.record_interactions([call(i) for i in range(6)], at=clock.now())
+    clock.advance(timedelta(days=185))  # calls 0-4 are older than 180 days at day 185..190
+    mind.config = mind.config.model_copy(update={"ai_interactions_max_rows": 3})
+    assert mind.maintain(dry_run=True).retention["interactions"] == 5
+    assert len(mind.store.interactions()) == 6
+    clock.advance(timedelta(days=-10))  # now day 175: none is too old; the count bound keeps 3
+    assert mind.maintain().retention["interactions"] == 3
+    assert len(mind.store.interactions()) == 3

@@ -154,15 +154,17 @@ def apply_retention(
     store: Store,
     now: datetime,
     traces: rules.Retention,
-    interactions_max_rows: int | None,
+    interactions: rules.Retention,
     *,
     dry_run: bool = False,
 ) -> RetentionReport:
-    """Delete traces past their age/count bound and ai_interactions rows past their count
-    bound (their age bound is applied by the queue drain); `dry_run` counts only."""
-    cutoff = rules.retention_cutoff(now, traces)
-    n_traces = store.prune_traces(before=cutoff, keep=traces.max_rows, dry_run=dry_run)
-    n_calls = 0
-    if interactions_max_rows is not None:
-        n_calls = store.trim_interactions(keep=interactions_max_rows, dry_run=dry_run)
+    """Delete execution traces and ai_interactions rows past their age/count bounds
+    (`dry_run` counts only). The install audit has no bound: it is never pruned."""
+    n_traces = store.prune_traces(
+        before=rules.retention_cutoff(now, traces), keep=traces.max_rows, dry_run=dry_run
+    )
+    n_calls = store.trim_interactions(
+        before=rules.retention_cutoff(now, interactions), keep=interactions.max_rows,
+        dry_run=dry_run,
+    )
     return RetentionReport(n_traces, n_calls)

@@ -132,8 +132,11 @@ class AgentStore(Protocol):
         many (with `dry_run`, how many would be)."""
         ...
 
-    def trim_interactions(self, *, keep: int, dry_run: bool = False) -> int:
-        """Delete all but the newest `keep` ai_interactions rows; returns how many."""
+    def trim_interactions(
+        self, *, before: datetime | None, keep: int | None, dry_run: bool = False
+    ) -> int:
+        """Delete ai_interactions rows created before `before` and all but the newest `keep`;
+        returns how many (with `dry_run`, how many would be)."""
         ...
 
     # -- evolution runs ---------------------------------------------------------------------

@@ -197,11 +197,15 @@ class AgentRecordsCore:
         with self._agent_write() as run:
             return int(run("TRACE_PRUNE", params).rowcount)
 
-    def trim_interactions(self, *, keep: int, dry_run: bool = False) -> int:
+    def trim_interactions(
+        self, *, before: datetime | None, keep: int | None, dry_run: bool = False
+    ) -> int:
+        b = self._agent_ts(before)
+        params = (b, b, _NO_LIMIT if keep is None else int(keep))
         if dry_run:
-            return int(self._agent_rows("INTERACTIONS_EXCESS", (int(keep),))[0][0])
+            return int(self._agent_rows("INTERACTIONS_EXCESS", params)[0][0])
         with self._agent_write() as run:
-            return int(run("INTERACTIONS_TRIM", (int(keep),)).rowcount)
+            return int(run("INTERACTIONS_TRIM", params).rowcount)
 
     # -- evolution runs ---------------------------------------------------------------------
     def insert_evolution_run(self, evo: EvolutionRun) -> None:

@@ -1029,9 +1029,12 @@ _TRACE_DOOMED = (
 )
 TRACE_PRUNABLE = f"SELECT count(*) FROM {{s}}.execution_traces WHERE {_TRACE_DOOMED}"
 TRACE_PRUNE = f"DELETE FROM {{s}}.execution_traces WHERE {_TRACE_DOOMED}"
-_INTERACTIONS_EXCESS = "SELECT id FROM {s}.ai_interactions ORDER BY id DESC OFFSET %s"
-INTERACTIONS_EXCESS = f"SELECT count(*) FROM ({_INTERACTIONS_EXCESS}) x"
-INTERACTIONS_TRIM = f"DELETE FROM {{s}}.ai_interactions WHERE id IN ({_INTERACTIONS_EXCESS})"
+_CALLS_DOOMED = (
+    "(%s::timestamptz IS NOT NULL AND created_at < %s) OR id IN (SELECT id FROM "
+    "{s}.ai_interactions ORDER BY id DESC OFFSET %s)"
+)
+INTERACTIONS_EXCESS = f"SELECT count(*) FROM {{s}}.ai_interactions WHERE {_CALLS_DOOMED}"
+INTERACTIONS_TRIM = f"DELETE FROM {{s}}.ai_interactions WHERE {_CALLS_DOOMED}"
 
 _EVO = _agent_cols(EVOLUTION_COLUMNS)
 EVO_INSERT = (
