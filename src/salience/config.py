@@ -175,6 +175,11 @@ class Config(BaseSettings):
     heartbeat_lease_s: float = Field(default=900.0, gt=0, description="A tick's DB lease expiry")
     heartbeat_drain_limit: int = Field(default=100, ge=1)
 
+    # -- CLI (issue 19) ------------------------------------------------------------------------
+    progress_interval_s: float = Field(
+        default=5.0, ge=0, description="Without a TTY, long jobs print a progress line this often"
+    )
+
     # -- agent records (issue 20, design B §11): signals, retention ----------------------------
     signal_threshold: int = Field(
         default=3, ge=1, description="An improvement signal seen this often is shown once"

@@ -145,8 +145,8 @@ def test_huge_bodies_are_truncated_and_chunked(mind, brain, tmp_path, config):
 def test_malformed_mbox_input(mind, tmp_path):
     garbage = tmp_path / "garbage.mbox"
     garbage.write_bytes(b"\x00\xff not an mbox at all\n\n\x89PNG")
-    rep = mind.import_mbox(garbage)  # no "From " separator: zero messages, no crash
-    assert rep.saved == 0
+    with pytest.raises(InvalidInput, match="not an mbox"):  # no "From " line: loud, not 0 items
+        mind.import_mbox(garbage)
     headerless = _mbox(tmp_path / "h.mbox", [b"no headers, just text\n"])
     rep = mind.import_mbox(headerless)
     assert rep.items == 1 and rep.saved == 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -205,3 +206,113 @@ def test_awareness_remove_and_complete(tmp_path: Path):
     left = [i["id"] for i in json.loads(cli(tmp_path, "awareness", "list", "--json").stdout)]
     assert len(left) == 8 and ids[0] not in left and ids[1] not in left
     assert cli(tmp_path, "awareness", "add", "one too many").exit_code == 0
+
+
+# -- wrong inputs fail loudly ----------------------------------------------------------------
+CHAT = json.dumps({"messages": [
+    {"role": "user", "content": "My sister Eva is a nurse in Porto."},
+    {"role": "assistant", "content": "Got it."},
+]}) + "\n"
+
+
+def _mbox(path: Path, messages: list[tuple[str, str]]) -> Path:
+    with path.open("w") as f:
+        for i, (subject, body) in enumerate(messages):
+            f.write(
+                f"From x@example.com Tue Feb  3 09:30:00 2026\nSubject: {subject}\n"
+                f"From: Bob <bob@example.com>\nMessage-ID: <k{i}@example.com>\n\n{body}\n\n"
+            )
+    return path
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "looks"),
+    [("mbox", "chat.jsonl", "chat"), ("chat", "mail.mbox", "mbox"), ("ics", "mail.mbox", "mbox"),
+     ("mbox", "cal.ics", "ics")],
+)
+def test_import_of_the_wrong_format_fails_and_names_the_right_one(tmp_path: Path, kind, name, looks):
+    files = {"chat.jsonl": CHAT, "cal.ics": ICS}
+    path = tmp_path / name
+    if name in files:
+        path.write_text(files[name])
+    else:
+        _mbox(path, [("Dinner", "Dinner with Marco on Friday at 8pm.")])
+    r = cli(tmp_path, "import", kind, str(path), "--mind", "me")
+    assert r.exit_code == 2, r.output
+    what = {"mbox": "an mbox", "ics": "a valid iCalendar", "chat": "a chat JSONL"}[kind]
+    assert f"is not {what} file" in r.stderr, r.stderr
+    assert f"salience import {looks}" in r.stderr  # the command that would work
+    assert not (tmp_path / "minds" / "me.db").exists()
+
+
+def test_empty_import_file_is_an_error(tmp_path: Path):
+    empty = tmp_path / "empty.mbox"
+    empty.write_text("")
+    r = cli(tmp_path, "import", "mbox", str(empty))
+    assert r.exit_code == 2 and "empty" in r.stderr
+
+
+def test_items_skipped_by_triage_say_why(tmp_path: Path):
+    box = _mbox(tmp_path / "m.mbox", [
+        ("Flight TP123", "Your flight TP123 to Lisbon leaves on March 3 at 10:00."),
+        ("Weekly deals", "Huge savings this week! Click here to unsubscribe. 50% off shoes."),
+    ])
+    r = cli(tmp_path, "import", "mbox", str(box), "--json")
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.stdout)
+    assert rep["skipped"] == 1
+    assert any("k1@example.com" in n and "not kept" in n for n in rep["notes"]), rep["notes"]
+
+
+# -- progress without a TTY ------------------------------------------------------------------
+def test_long_jobs_print_plain_progress_lines_without_a_tty(tmp_path: Path):
+    box = _mbox(tmp_path / "m.mbox", [(f"Note {i}", f"Remember item number {i}.") for i in range(5)])
+    env = {"SALIENCE_PROGRESS_INTERVAL_S": "0"}  # a line at every step (default: every 5 s)
+    r = proc(tmp_path, "import", "mbox", str(box), **env)
+    assert r.returncode == 0, r.stderr
+    lines = [x for x in r.stderr.splitlines() if x.startswith("import mbox")]
+    assert lines, r.stderr
+    assert re.search(r"5/5 .*100%.*elapsed", lines[-1]), lines
+    assert any(re.search(r"\b[1-4]/5\b", x) for x in lines), lines  # it advanced item by item
+    r = proc(tmp_path, "export", str(tmp_path / "out.jsonl"), **env)
+    assert r.returncode == 0, r.stderr
+    lines = [x for x in r.stderr.splitlines() if x.startswith("export")]
+    assert lines and re.search(r"(\d+)/\1 .*100%", lines[-1]), r.stderr  # a total, reached
+    r = proc(tmp_path, "restore", str(tmp_path / "out.jsonl"), "--mind", "copy", **env)
+    assert r.returncode == 0, r.stderr
+    assert any(re.search(r"restore.* (\d+)/\1 ", x) for x in r.stderr.splitlines()), r.stderr
+    r = proc(tmp_path, "reembed", "--embedder", "hash", "--to", "again", **env)
+    assert r.returncode == 0, r.stderr
+    lines = [x for x in r.stderr.splitlines() if x.startswith("re-embed")]
+    assert lines and re.search(r"5/5 .*100%", lines[-1]), r.stderr
+
+
+# -- output ----------------------------------------------------------------------------------
+def test_embedders_says_which_provider_auto_picks(tmp_path: Path):
+    r = cli(tmp_path, "embedders", "--json")
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.stdout)
+    picks = [row["name"] for row in rows if row["auto_pick"]]
+    assert len(picks) == 1
+    first_available = next(
+        (n for n in ("onnx", "e5", "minilm", "ollama", "openai")
+         if any(row["name"] == n and row["available"] for row in rows)), "hash")
+    assert picks == [first_available]
+    r = cli(tmp_path, "embedders")
+    assert f"`auto` picks {picks[0]}" in r.stdout
+
+
+def test_search_explains_its_scores(tmp_path: Path):
+    assert cli(tmp_path, "add", "Maya is allergic to penicillin").exit_code == 0
+    r = cli(tmp_path, "search", "penicillin", "--mind", "default")
+    assert "not a probability" in " ".join(r.stdout.split())
+
+
+def test_demo_output_is_not_hard_wrapped_and_names_no_deleted_path(tmp_path: Path):
+    r = cli(tmp_path, "demo")
+    assert r.exit_code == 0, r.output
+    assert "salience-demo-" not in r.output  # the temporary mind is gone when the demo ends
+    assert "a temporary directory" in r.stderr
+    summary = [x for x in r.stdout.splitlines() if "questions answered with the right memory" in x]
+    assert summary and "in the top" in summary[0]  # one line, not cut at 80 columns
+    assert any(len(x) > 100 for x in r.stdout.splitlines())

@@ -274,6 +274,9 @@ class IngestService:
         p = Path(path).expanduser()
         if not p.is_file():
             raise InvalidInput(f"{p} is not a file")
+        from .sniff import check_kind
+
+        check_kind(kind, p)  # the wrong format (or an empty file) is an error, not 0 items
         source = f"{kind}:{p.resolve()}"
         if kind == "mbox":
             from .mbox import read_mbox

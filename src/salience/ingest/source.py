@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InvalidInput, StoreError
 from ..store.ingest import HarvestMark
-from .items import ImportReport, IngestItem
+from .items import ImportReport, IngestItem, IngestResult
 from .queue import enqueue
 
 if TYPE_CHECKING:
@@ -81,10 +81,14 @@ def run_import(
             if items:
                 enqueue(ingestor, items)
             report.queued += len(items)
-        else:
-            for item in items:
+        elif progress is not None:
+            progress(len(group) - len(items))  # the ones read, seen or broken: no triage
+        if not defer:
+            for item in items:  # triage takes the time: progress advances per item
                 _ingest_one(ingestor, item, report)
-        if progress is not None:
+                if progress is not None:
+                    progress(1)
+        elif progress is not None:
             progress(len(group))
     store.set_harvest_source(
         source, kind, now=ingestor.clock.now(),
@@ -111,6 +115,22 @@ def _ingest_one(ingestor: Ingestor, item: IngestItem, report: ImportReport) -> N
         report.saved += 1
     else:
         report.skipped += 1
+        key = item.harvest.key if item.harvest else "?"
+        _note(report, [f"{key}: not kept — {skip_reason(result)}"])
+
+
+def skip_reason(result: IngestResult | None) -> str:
+    """Why triage kept nothing of an item, in words (for import reports)."""
+    if result is None:
+        return "nothing to save"
+    score = f" (salience {result.salience:.0f}/10)" if result.salience is not None else ""
+    return {
+        "noise": f"small talk, nothing worth keeping{score}",
+        "below_threshold": f"triage scored it below the save threshold{score}",
+        "model_said_no": f"the triage model judged it not worth keeping{score}",
+        "duplicate": f"already stored as {result.duplicate_of}",
+        "gone": "its source no longer exists",
+    }.get(result.skipped or "", f"skipped by triage: {result.skipped}{score}")
 
 
 def _note(report: ImportReport, notes: list[str]) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
@@ -114,7 +115,15 @@ def search(
     table.add_column("memory")
     for i, h in enumerate(hits, start=1):
         table.add_row(str(i), f"{h.score:.4f}", h.memory.id, escape(_clip(h.memory.text, 100)))
+    if hits:
+        table.caption = SCORE_NOTE
     console.print(table if hits else "[dim]no results[/]")
+
+
+SCORE_NOTE = (
+    "score: how well each memory ranks for this query (higher is better); it orders the hits, "
+    "it is not a probability and can exceed 1. --json shows what it is made of."
+)
 
 
 @app.command()
@@ -213,14 +222,34 @@ def embedders(as_json: JsonOpt = False) -> None:
     """Which embedding providers are available, and which `auto` picks."""
     from ..embed import available_embedders
 
-    rows = available_embedders(_config())
+    cfg = _config()
+    rows = available_embedders(cfg)
+    pick = auto_pick([(n, ok) for n, ok, _ in rows])
     if as_json:
-        _emit([{"name": n, "available": ok, "detail": d} for n, ok, d in rows])
+        _emit(
+            [
+                {"name": n, "available": ok, "detail": d, "auto_pick": n == pick}
+                for n, ok, d in rows
+            ]
+        )
         return
-    table = Table("provider", "available", "detail")
+    table = Table("provider", "available", "auto", "detail")
     for n, ok, d in rows:
-        table.add_row(n, "[green]yes[/]" if ok else "[red]no[/]", d)
+        mark = "[bold cyan]← picks[/]" if n == pick else ""
+        table.add_row(n, "[green]yes[/]" if ok else "[red]no[/]", mark, escape(d))
     console.print(table)
+    using = f"; this configuration uses {cfg.embedder}" if cfg.embedder != "auto" else ""
+    console.print(f"`auto` picks [bold]{pick}[/]{using}", highlight=False)
+
+
+AUTO_ORDER = ("onnx", "e5", "minilm", "ollama", "openai")  # embed/factory.py's `auto` chain
+
+
+def auto_pick(rows: list[tuple[str, bool]]) -> str:
+    """The provider `auto` uses given (name, available) rows: the first available one of its
+    chain, else the hash fallback."""
+    available = {n for n, ok in rows if ok}
+    return next((n for n in AUTO_ORDER if n in available), "hash")
 
 
 @app.command()
@@ -252,8 +281,9 @@ def demo(
                 "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                 TimeElapsedColumn(), console=err_console, disable=as_json, transient=True,
             ) as bar:
-                if not as_json:
-                    err_console.print(f"[dim]mind: {m.store.stats()['path']}[/]")
+                if not as_json:  # a temporary mind is deleted at the end: no path to show
+                    where = m.store.stats()["path"] if directory else "a temporary directory"
+                    err_console.print(f"[dim]mind: {where}[/]", soft_wrap=True)
                 task = bar.add_task("agent loop: prefetch → remember_turn → heartbeat", total=None)
                 result = run_demo(
                     m, clock, limit=limit,
@@ -284,7 +314,8 @@ def demo(
             }
         )
         return
-    console.print(
+    out = console if console.is_terminal else Console(soft_wrap=True)  # a pipe: no hard wraps
+    out.print(
         f"[bold]Salience demo[/] — {result.turns} exchanges through remember_turn, "
         f"{result.heartbeats} heartbeats over the conversation's dates → {result.memories} "
         f"memories ({result.superseded} superseded by newer statements, kept as history); "
@@ -292,15 +323,15 @@ def demo(
     )
     for a in result.answers:
         mark = f"[green]found at #{a.found_at}[/]" if a.found_at else "[red]not in top results[/]"
-        console.print(f"[bold]? {a.query}[/]  {mark}")
+        out.print(f"[bold]? {escape(a.query)}[/]  {mark}")
         for i, h in enumerate(a.hits, start=1):
             when = h.memory.occurred_at.date().isoformat() if h.memory.occurred_at else ""
-            console.print(f"   {i}. [dim]{h.score:.4f} {when}[/] {_clip(h.memory.content, 110)}")
-        console.print()
+            out.print(f"   {i}. [dim]{h.score:.4f} {when}[/] {escape(_clip(h.memory.content, 110))}")
+        out.print()
     if result.context:
-        console.print("[bold]What the agent's system prompt gets for the first question:[/]")
-        console.print(result.context + "\n", markup=False, highlight=False, style="dim")
-    console.print(
+        out.print("[bold]What the agent's system prompt gets for the first question:[/]")
+        out.print(result.context + "\n", markup=False, highlight=False, style="dim")
+    out.print(
         f"[bold]{result.first}/{len(result.answers)}[/] questions answered with the right memory "
         f"first, {result.found}/{len(result.answers)} in the top {limit}."
     )

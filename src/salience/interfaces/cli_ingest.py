@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ..errors import SalienceError
@@ -16,6 +15,7 @@ from .cli_common import DsnOpt, JsonOpt, MindOpt, console
 from .cli_common import emit as _emit
 from .cli_common import fail as _fail
 from .cli_common import open_mind as _open
+from .cli_progress import job_progress
 
 
 class ImportKind(StrEnum):
@@ -24,7 +24,7 @@ class ImportKind(StrEnum):
     chat = "chat"
 
 
-
+_UNITS = {ImportKind.mbox: "emails", ImportKind.ics: "events", ImportKind.chat: "exchanges"}
 
 
 def import_(
@@ -39,21 +39,17 @@ def import_(
 ) -> None:
     """Import emails, calendar events or chat transcripts. Re-importing a file is incremental."""
     from ..ingest.service import count_items
+    from ..ingest.sniff import check_kind
 
-    total = count_items(kind.value, path)
     try:
-        with _open(mind, dsn, create=True) as m:
-            if as_json or not console.is_terminal:
-                report = getattr(m, f"import_{kind.value}")(path, defer=defer)
-            else:
-                with Progress(
-                    TextColumn(f"importing {kind.value}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=console, transient=True,
-                ) as bar:
-                    task = bar.add_task("import", total=total)
-                    report = getattr(m, f"import_{kind.value}")(
-                        path, defer=defer, progress=lambda n: bar.advance(task, n)
-                    )
+        if path.expanduser().is_file():  # before the mind is opened: a wrong file creates none
+            check_kind(kind.value, path.expanduser())
+        total = count_items(kind.value, path)
+        with (
+            _open(mind, dsn, create=True) as m,
+            job_progress(f"import {kind.value}", total, unit=_UNITS[kind]) as bar,
+        ):
+            report = getattr(m, f"import_{kind.value}")(path, defer=defer, progress=bar.advance)
     except SalienceError as e:
         _fail(e)
     if as_json:
@@ -64,7 +60,9 @@ def import_(
                                       report.already_imported, report.invalid)))
     console.print(table)
     for note in report.notes[:10]:
-        console.print(f"[dim]{note}[/]")
+        console.print(note, style="dim", markup=False, highlight=False)
+    if len(report.notes) > 10:
+        console.print(f"[dim]… {len(report.notes) - 10} more notes (--json lists them)[/]")
 
 
 def queue(

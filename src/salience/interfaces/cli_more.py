@@ -253,10 +253,12 @@ def _hits(hits: list[Any], as_json: bool) -> None:
     if as_json:
         emit([h.to_dict() for h in hits])
         return
-    table = Table("#", "mind", "score", "memory")
+    from .cli import SCORE_NOTE
+
+    table = Table("#", "mind", "score", "memory", caption=SCORE_NOTE)
     for i, h in enumerate(hits, start=1):
         text = " ".join(h.memory.text.split())
-        table.add_row(str(i), h.mind or "", f"{h.score:.4f}", text[:100])
+        table.add_row(str(i), h.mind or "", f"{h.score:.4f}", escape(text[:100]))
     console.print(table if hits else "[dim]no results[/]")
 
 

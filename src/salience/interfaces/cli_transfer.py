@@ -6,26 +6,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ..errors import SalienceError
-from .cli_common import DsnOpt, JsonOpt, MindOpt, console, err_console
+from .cli_common import DsnOpt, JsonOpt, MindOpt, console
 from .cli_common import config_for as _config
 from .cli_common import emit as _emit
 from .cli_common import fail as _fail
 from .cli_common import open_mind as _open
-
-
-def _progress(label: str, quiet: bool) -> Progress:
-    return Progress(
-        SpinnerColumn(),
-        TextColumn(label),
-        TextColumn("{task.completed:,} records"),
-        TimeElapsedColumn(),
-        console=err_console,
-        transient=True,
-        disable=quiet,
-    )
+from .cli_progress import job_progress
 
 
 def _report(action: str, summary, as_json: bool) -> None:
@@ -63,12 +51,11 @@ def export(
     import sys
 
     try:
-        with _open(mind, dsn) as m, _progress(f"export {mind}", as_json or str(path) == "-") as p:
-            task = p.add_task("export")
-            dest = sys.stdout if str(path) == "-" else path
-            summary = m.export(
-                dest, embeddings=not no_embeddings, progress=lambda n: p.advance(task, n)
-            )
+        with _open(mind, dsn) as m:
+            total = m.count()  # every memory, superseded history included
+            with job_progress(f"export {mind}", total, unit="memories") as bar:
+                dest = sys.stdout if str(path) == "-" else path
+                summary = m.export(dest, embeddings=not no_embeddings, progress=bar.advance)
     except (SalienceError, OSError) as e:
         _fail(e)
     if str(path) != "-":
@@ -82,10 +69,15 @@ def restore(
     dsn: DsnOpt = None,
 ) -> None:
     """Restore an export into a new or existing mind (idempotent: existing records are skipped)."""
+    from ..transfer import count_export_memories
+
     try:
-        with _open(mind, dsn, create=True) as m, _progress(f"restore {mind}", as_json) as p:
-            task = p.add_task("restore")
-            summary = m.restore(path, progress=lambda n: p.advance(task, n))
+        total = count_export_memories(path)
+        with (
+            _open(mind, dsn, create=True) as m,
+            job_progress(f"restore {mind}", total, unit="memories") as bar,
+        ):
+            summary = m.restore(path, progress=bar.advance)
     except (SalienceError, OSError) as e:
         _fail(e)
     _report(f"restored {path} into mind {mind!r}", summary, as_json)
@@ -107,13 +99,10 @@ def reembed(
     target_name = to or f"{mind}-{embedder}"
     try:
         cfg = _config(dsn).model_copy(update={"embedder": embedder})
-        with (
-            _open(mind, dsn) as src,
-            Mind.open(target_name, config=cfg) as dst,
-            _progress(f"re-embed {mind} -> {target_name}", as_json) as p,
-        ):
-            task = p.add_task("reembed")
-            summary = reembed_mind(src, dst, progress=lambda n: p.advance(task, n))
+        with _open(mind, dsn) as src, Mind.open(target_name, config=cfg) as dst:
+            label = f"re-embed {mind} -> {target_name}"
+            with job_progress(label, src.count(), unit="memories") as bar:
+                summary = reembed_mind(src, dst, progress=bar.advance)
     except SalienceError as e:
         _fail(e)
     _report(f"re-embedded mind {mind!r} into {target_name!r} with {embedder}", summary, as_json)

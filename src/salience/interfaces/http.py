@@ -27,6 +27,7 @@ from ..store import mind_exists
 from . import http_schemas as S
 from .auth import INSECURE_LOCAL, Principal, Scope, ServerDB
 from .http_agent import register_agent_routes
+from .http_docs import install_offline_docs
 from .http_errors import (
     TENANT_STATE,
     BodyLimitMiddleware,
@@ -107,7 +108,10 @@ def create_app(
         description="Long-term memory for AI agents. Authenticate with `Authorization: Bearer <key>`.",
         lifespan=lifespan,
         responses=_ERRORS,
+        docs_url=None,  # /docs and /redoc from packaged assets (http_docs): they work offline
+        redoc_url=None,
     )
+    install_offline_docs(app)
     app.state.pool = pool
     app.state.server_db = db
     install_error_handlers(app)
