@@ -425,9 +425,19 @@ class Mind:
 
         return fuse_minds([m.search(query, limit=limit) for m in (self, *others)], limit)
 
-    def catch_up(self, *, limit: int = 10) -> list[SearchHit]:
-        """Important memories and decisions, then the 3 most recent (design B's catch-up)."""
-        return self._recall().catch_up(limit=limit)
+    def catch_up(self, topic: str | None = None, *, limit: int = 10) -> list[SearchHit]:
+        """Important memories and decisions, then the 3 most recent (design B's catch-up).
+        With `topic` ("payments", or a phrase such as "what did we decide about payments?"),
+        the topic is searched and its decisions and important memories come first."""
+        if topic is not None:
+            topic = check_text(topic, max_bytes=self.config.max_content_bytes, what="topic")
+            if not any(ch.isalnum() for ch in topic):
+                raise InvalidInput("topic must contain a word")
+            from .search.catchup import catch_up_topic
+
+            if catch_up_topic(topic) is None:
+                topic = f"catch me up on {topic}"
+        return self._recall().catch_up(limit=limit, query=topic)
 
     def mark_useful(self, memory_ids: Sequence[str], useful: bool) -> list[Memory]:
         """Move usefulness one dampened step toward 1.0 (useful) or 0.0; returns new records."""

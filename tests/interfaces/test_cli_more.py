@@ -45,6 +45,8 @@ def test_layer_and_recall_commands(tmp_path: Path):
     assert "PostgreSQL" in ctx["text"] and "Ship the clinic app" in ctx["text"]
     r = run(tmp_path, "catch-up", "--json")
     assert any("decided" in h["memory"]["content"] for h in json.loads(r.stdout))
+    r = run(tmp_path, "catch-up", "database", "--json")
+    assert "PostgreSQL" in json.loads(r.stdout)[0]["memory"]["content"]
     r = run(tmp_path, "recall", "clinic app", "--also", "work", "--json")
     assert {h["mind"] for h in json.loads(r.stdout)} == {"default", "work"}
     r = run(tmp_path, "about", "nobody")

@@ -143,6 +143,8 @@ def test_prefetch_catch_up_feedback(live: Live, h: dict[str, str]) -> None:
     assert mid in [x["memory"]["id"] for x in r.json()["hits"]]
     r = live.client.get("/v1/minds/notes/catch-up", params={"limit": 5}, headers=h)
     assert mid in [x["memory"]["id"] for x in r.json()["hits"]]
+    r = live.client.get("/v1/minds/notes/catch-up", params={"topic": "penicillin"}, headers=h)
+    assert r.status_code == 200 and r.json()["hits"][0]["memory"]["id"] == mid
     r = live.client.post("/v1/minds/notes/feedback", json={"ids": [mid], "useful": True}, headers=h)
     assert r.status_code == 200
     assert r.json()["items"][0]["usefulness"] > 0.5

@@ -108,6 +108,9 @@ def test_add_search_get_update_delete_recall(home: Path) -> None:
             )
         )
         out["catch_up"] = _data(await session.call_tool("catch_up", {"limit": 5}))
+        out["catch_up_topic"] = _data(
+            await session.call_tool("catch_up", {"limit": 5, "topic": "penicillin"})
+        )
         out["delete"] = _data(await session.call_tool("delete_memory", {"memory_id": mid}))
         out["missing"] = await session.call_tool("get_memory", {"memory_id": mid})
         out["bad"] = await session.call_tool("add_memory", {"content": "x", "salience": 11})
@@ -122,6 +125,7 @@ def test_add_search_get_update_delete_recall(home: Path) -> None:
     assert out["update"]["salience"] == 10
     assert mid in [r["id"] for r in out["recall"]["results"]]
     assert out["catch_up"]["results"]
+    assert out["catch_up_topic"]["results"][0]["id"] == mid
     assert out["delete"] == {"deleted": mid}
     assert out["missing"].is_error
     assert "not_found" in out["missing"].content[0].text

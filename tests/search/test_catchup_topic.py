@@ -12,6 +12,7 @@ import pytest
 from salience.clock import FrozenClock
 from salience.config import Config
 from salience.embed import HashEmbedder
+from salience.errors import InvalidInput
 from salience.mind import Mind
 from salience.models import Importance, Memory
 from salience.search.catchup import (
@@ -120,6 +121,14 @@ def test_topic_catch_up_finds_the_payments_decision(mind: Mind) -> None:
     # the generic selection (what was seen) has newer decisions and leaves it out
     generic = [h.memory.content for h in mind.catch_up(limit=5)]
     assert PAYMENTS not in generic
+
+
+@pytest.mark.parametrize("topic", ["payments", "what did we decide about payments?"])
+def test_catch_up_takes_a_topic(mind: Mind, topic: str) -> None:
+    hits = mind.catch_up(topic, limit=5)
+    assert hits[0].memory.content == PAYMENTS
+    with pytest.raises(InvalidInput):
+        mind.catch_up("  ?! ", limit=5)
 
 
 def test_catch_up_without_a_topic_is_unchanged(mind: Mind) -> None:

@@ -191,15 +191,19 @@ def context(
 
 
 def catch_up(
+    topic: Annotated[
+        str | None, typer.Argument(help="Only this topic's decisions and important memories.")
+    ] = None,
     mind: MindOpt = "default",
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=100)] = 10,
     as_json: JsonOpt = False,
     dsn: DsnOpt = None,
 ) -> None:
-    """Catch me up: important and decision memories, then the most recent ones."""
+    """Catch me up: important and decision memories, then the most recent ones (about TOPIC
+    when given)."""
     try:
         with open_mind(mind, dsn) as m:
-            hits = m.catch_up(limit=limit)
+            hits = m.catch_up(topic, limit=limit)
     except SalienceError as e:
         fail(e)
     _hits(hits, as_json)

@@ -265,10 +265,13 @@ def _register_recall_routes(
 
         @app.get("/v1/minds/{mind}/catch-up", response_model=S.HitsOut, tags=["recall"])
         def catch_up(
-            m: Reader, limit: Annotated[int, Query(ge=1, le=S.MAX_PAGE)] = 10
+            m: Reader,
+            limit: Annotated[int, Query(ge=1, le=S.MAX_PAGE)] = 10,
+            topic: Annotated[str | None, Query(min_length=1, max_length=500)] = None,
         ) -> dict[str, Any]:
-            """Important memories and decisions, then the most recent ones."""
-            return {"hits": [h.to_dict() for h in m.catch_up(limit=limit)]}
+            """Important memories and decisions, then the most recent ones; with `topic`,
+            that topic's decisions and important memories."""
+            return {"hits": [h.to_dict() for h in m.catch_up(topic, limit=limit)]}
 
     if hasattr(Mind, "recall"):
 

@@ -257,10 +257,14 @@ def _register_recall_tools(server: MCPServer, mind: Mind) -> None:
     @server.tool()
     def catch_up(
         limit: Annotated[int, Field(ge=1, le=50, description="How many memories.")] = 10,
+        topic: Annotated[
+            str | None,
+            Field(max_length=500, description="Only this topic, e.g. 'payments' (optional)."),
+        ] = None,
     ) -> dict[str, Any]:
         """What to know at the start of a session: important memories and decisions, then
-        the most recent ones."""
-        return _hits(_call(lambda: mind.catch_up(limit=limit)))
+        the most recent ones; with `topic`, that topic's decisions and important memories."""
+        return _hits(_call(lambda: mind.catch_up(topic, limit=limit)))
 
     @server.tool()
     def memory_feedback(
