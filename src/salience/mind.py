@@ -591,14 +591,16 @@ class Mind:
 
     def stats(self) -> dict[str, Any]:
         """Counts, sizes, the pinned embedder, the salience histogram, queue sizes and the
-        last maintenance / cognitive / heartbeat runs, and the similarity thresholds in effect
-        (calibrated to the pinned embedder: `salience.embed.calibration`)."""
+        last maintenance / cognitive / heartbeat runs, the similarity thresholds in effect
+        (calibrated to the pinned embedder: `salience.embed.calibration`), and the agent
+        records (procedures, signals, traces, evolution runs, install audit rows)."""
         from .embed.calibration import status as thresholds
         from .maintenance.status import run_status
 
         return {
             **self.store.stats(), **run_status(self.store),
             "thresholds": thresholds(self.store, self.config),
+            "agent_records": self.store.agent_counts(),  # design B §11 (issue 20)
         }
 
 
