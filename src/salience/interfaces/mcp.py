@@ -41,6 +41,8 @@ conversations and to recall it later.
 - When a memory turns out wrong or outdated, call update_memory (or add the new fact and set
   superseded_by on the old one); delete_memory only for things that should not be kept.
 - At the start of a session, catch_up returns the important and the most recent memories.
+- When the user corrects how you work (a format, the tone, a wrong assumption), call
+  record_correction with a short key that stays the same each time it recurs.
 """
 
 # inline enums (Literal) read better for a model than $ref'd enum classes
