@@ -108,6 +108,16 @@ class Config(BaseSettings):
     queue_max_attempts: int = Field(default=3, ge=1)
     queue_retry_base_s: float = Field(default=60.0, ge=0, description="Backoff: base * 2^(n-1)")
     import_max_body_bytes: int = Field(default=64_000, ge=256)
+    max_query_bytes: int = Field(
+        default=32_768, ge=64, description="Longest search query / topic (a prefetch message "
+        "is cut to this); bounds full-text terms and entity n-grams (issue 17)"
+    )
+    server_max_open_minds: int = Field(
+        default=64, ge=1, description="Minds a server keeps open (LRU; idle ones are closed)"
+    )
+    tenant_max_minds: int = Field(
+        default=100, ge=0, description="Minds one tenant may create over the HTTP API"
+    )
     ai_interactions_retention_days: int = Field(
         default=180, ge=1, description="ai_interactions rows older than this are purged"
     )
@@ -193,6 +203,13 @@ class Config(BaseSettings):
     ai_interactions_max_rows: int | None = Field(
         default=100_000, ge=1, description="maintain keeps at most this many ai_interactions"
     )
+
+    @field_validator("home", mode="before")
+    @classmethod
+    def _home_not_empty(cls, v: object) -> object:
+        if isinstance(v, str) and not v.strip():  # SALIENCE_HOME='' would mean "."
+            raise ValueError("home is empty; unset SALIENCE_HOME to use ~/.salience")
+        return v
 
     @field_validator("home", mode="after")
     @classmethod

@@ -385,7 +385,7 @@ class Mind:
         Query text is always matched literally. Raises `InvalidInput` for an empty query, a
         non-positive limit or an unknown preset.
         """
-        query = check_text(query, max_bytes=self.config.max_content_bytes, what="query")
+        query = check_text(query, max_bytes=self.config.max_query_bytes, what="query")
         if limit <= 0:
             raise InvalidInput("limit must be positive")
         preset = preset or self.config.search_preset
@@ -405,6 +405,7 @@ class Mind:
     ) -> list[SearchHit]:
         """Background recall for an incoming message within `budget_s` (design A, path 1)."""
         current = check_text(current, max_bytes=self.config.max_content_bytes, what="message")
+        current = _cut(current, self.config.max_query_bytes)  # only its start is searched
         return self._recall().prefetch(
             messages, current, preset=self.config.search_preset, limit=limit, budget_s=budget_s
         )
@@ -412,6 +413,7 @@ class Mind:
     def heartbeat_prefetch(self, task: str, *, limit: int = 3) -> list[SearchHit]:
         """The top memories for the agent's current task (design A, path 2)."""
         task = check_text(task, max_bytes=self.config.max_content_bytes, what="task")
+        task = _cut(task, self.config.max_query_bytes)
         return self._recall().heartbeat_prefetch(
             task, preset=self.config.search_preset, limit=limit
         )
@@ -430,7 +432,7 @@ class Mind:
         With `topic` ("payments", or a phrase such as "what did we decide about payments?"),
         the topic is searched and its decisions and important memories come first."""
         if topic is not None:
-            topic = check_text(topic, max_bytes=self.config.max_content_bytes, what="topic")
+            topic = check_text(topic, max_bytes=self.config.max_query_bytes, what="topic")
             if not any(ch.isalnum() for ch in topic):
                 raise InvalidInput("topic must contain a word")
             from .search.catchup import catch_up_topic
@@ -724,5 +726,11 @@ class Mind:
         from .transfer import restore_mind
 
         return restore_mind(self, src, progress=progress)
+
+def _cut(text: str, max_bytes: int) -> str:
+    """`text` cut to at most `max_bytes` of UTF-8 (at a character boundary)."""
+    raw = text.encode("utf-8")
+    return text if len(raw) <= max_bytes else raw[:max_bytes].decode("utf-8", "ignore")
+
 
 __all__ = ["FrameType", "Mind"]

@@ -45,6 +45,12 @@ class Forbidden(SalienceError):
     code = "forbidden"
 
 
+class MindQuotaExceeded(Forbidden):
+    """The tenant already has as many minds as the server allows (`tenant_max_minds`)."""
+
+    code = "mind_quota_exceeded"
+
+
 @dataclass(frozen=True, slots=True)
 class ApiKey:
     """A stored API key (never the secret itself)."""
@@ -214,7 +220,12 @@ class ServerDB:
         return self.mind(name)
 
     def create_mind(
-        self, principal: Principal, name: str, *, exists: Callable[[str], bool]
+        self,
+        principal: Principal,
+        name: str,
+        *,
+        exists: Callable[[str], bool],
+        max_minds: int | None = None,
     ) -> MindEntry:
         """Register a new mind for `principal` (its tenant owns it).
 
@@ -223,7 +234,8 @@ class ServerDB:
         whoever made it locally and cannot be claimed over the API.
 
         Raises `Forbidden` for a read-only key or a key bound to one mind, `ConflictError` when
-        the name is registered to someone else or is an existing unregistered mind.
+        the name is registered to someone else or is an existing unregistered mind,
+        `MindQuotaExceeded` when the tenant already holds `max_minds` minds.
         """
         check_mind_name(name)
         if not principal.can("write"):
@@ -233,6 +245,13 @@ class ServerDB:
         existing = self.find_mind(name)
         if existing is None and not principal.insecure and exists(name):
             raise ConflictError(f"mind name {name!r} is already taken")
+        if existing is None and max_minds is not None and principal.tenant is not None:
+            held = len(self.minds(principal.tenant))
+            if held >= max_minds:
+                raise MindQuotaExceeded(
+                    f"tenant {principal.tenant!r} already has {held} minds (the limit is "
+                    f"{max_minds}, config tenant_max_minds)"
+                )
         return self.register_mind(name, principal.tenant)
 
     def mind(self, name: str) -> MindEntry:
@@ -356,6 +375,23 @@ class ServerDB:
                 sql.ADD_USAGE, (tenant, _month(when or self.clock.now()), n)
             ).fetchone()
         return int(row[0])
+
+
+    def reserve_usage(
+        self, tenant: str, n: int, quota: int | None, when: datetime | None = None
+    ) -> tuple[int, int] | None:
+        """Atomically add `n` to this month's count if it stays within `quota` (None:
+        unlimited): one `BEGIN IMMEDIATE` transaction, so concurrent requests (threads or
+        processes) never both pass the check. Returns (count before, count after), or None
+        (nothing recorded) when `n` more would exceed the quota."""
+        month = _month(when or self.clock.now())
+        with self._tx() as db:
+            row = db.execute(sql.GET_USAGE, (tenant, month)).fetchone()
+            before = int(row[0]) if row else 0
+            if quota is not None and before + n > quota:
+                return None
+            after = int(db.execute(sql.ADD_USAGE, (tenant, month, n)).fetchone()[0])
+        return before, after
 
 
 def _month(when: datetime) -> str:

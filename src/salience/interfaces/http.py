@@ -6,7 +6,7 @@ was built with `insecure_local=True`, which `salience serve` only allows on 127.
 Errors are `{"error": {"code", "message", "details"}}`; see `http_errors.STATUS`.
 """
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
@@ -36,7 +36,7 @@ from .http_errors import (
 )
 from .http_layers import register_layer_routes
 from .http_records import register_record_routes
-from .http_pool import MindPool
+from .http_pool import MindPool, read_only
 from .quotas import quota_warning
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -130,12 +130,14 @@ def create_app(
     Caller = Annotated[Principal, Depends(principal)]
 
     def _mind(scope: Scope) -> Any:
-        def dependency(mind: MindName, request: Request, who: Caller) -> Mind:
+        def dependency(mind: MindName, request: Request, who: Caller) -> Iterator[Mind]:
             entry = db.authorize(who, mind, scope)
             tenant = entry.tenant if entry is not None else None
             if tenant is not None:
                 setattr(request.state, TENANT_STATE, tenant)
-            return pool.get(mind, tenant, create=scope == "write")  # reads never create
+            # a lease: the pool never closes a mind a request is using (LRU eviction)
+            with pool.lease(mind, tenant, create=scope == "write") as m:  # reads never create
+                yield m if who.can("write") else read_only(m)
 
         return Depends(dependency)
 
@@ -158,7 +160,12 @@ def create_app(
     @app.post("/v1/minds", response_model=S.MindOut, status_code=201, tags=["minds"])
     def create_mind(body: S.MindIn, who: Caller) -> dict[str, Any]:
         """Create a mind owned by the key's tenant (needs a tenant key with write scope)."""
-        entry = db.create_mind(who, body.name, exists=lambda n: mind_exists(config, n))
+        entry = db.create_mind(
+            who,
+            body.name,
+            exists=lambda n: mind_exists(config, n),
+            max_minds=config.tenant_max_minds,
+        )
         pool.get(entry.name, entry.tenant)
         return {"name": entry.name, "tenant": entry.tenant}
 

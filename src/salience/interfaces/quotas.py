@@ -138,8 +138,8 @@ def _restricted_auto(config: Config, tier: Tier) -> Embedder:
 
 
 class QuotaEmbedder:
-    """Wraps a tenant's embedder: checks the monthly quota before each call and records the
-    number of embedded texts after it."""
+    """Wraps a tenant's embedder: reserves the texts against the monthly quota before each
+    call (atomically, in the server database) and gives them back if the call fails."""
 
     def __init__(self, inner: Embedder, db: ServerDB, tenant: str) -> None:
         self.inner = inner
@@ -159,30 +159,36 @@ class QuotaEmbedder:
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         """Embed memories, counting them against the tenant's quota."""
-        self._check(len(texts))
-        out = self.inner.embed_passages(texts)
-        self._record(len(texts))
-        return out
+        return self._metered(self.inner.embed_passages, texts)
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         """Embed queries, counting them against the tenant's quota."""
-        self._check(len(texts))
-        out = self.inner.embed_queries(texts)
-        self._record(len(texts))
-        return out
+        return self._metered(self.inner.embed_queries, texts)
 
     def close(self) -> None:
         close = getattr(self.inner, "close", None)
         if callable(close):
             close()
 
-    def _check(self, n: int) -> None:
-        check_quota(self.db, self.tenant, n)
+    def _metered(self, embed: Any, texts: Sequence[str]) -> np.ndarray:
+        n = len(texts)
+        self._reserve(n)
+        try:
+            return embed(texts)
+        except BaseException:
+            self.db.add_usage(self.tenant, -n)  # refund: nothing was embedded
+            raise
 
-    def _record(self, n: int) -> None:
+    def _reserve(self, n: int) -> None:
+        """Reserve `n` texts or raise `QuotaExceeded` (nothing reserved)."""
         tier, quota = tenant_quota(self.db, self.tenant)
-        before = self.db.usage(self.tenant)
-        after = self.db.add_usage(self.tenant, n)
+        got = self.db.reserve_usage(self.tenant, n, quota)
+        if got is None:
+            raise QuotaExceeded(
+                tenant=self.tenant, tier=tier.name, quota=quota or 0,
+                current=self.db.usage(self.tenant), requested=n,
+            )
+        before, after = got
         if quota and before < QUOTA_WARNING_FRACTION * quota <= after:
             logger.warning(
                 "tenant %r used %d of %d monthly embeddings (tier %r): over %d%%",

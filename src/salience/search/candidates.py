@@ -76,6 +76,9 @@ class Gathered:
             )
 
 
+MAX_ENTITY_GRAMS = 1_000  # keys tried per query (bounds SQL parameters; issue 17)
+
+
 def entity_ngrams(text: str, max_n: int = MAX_ENTITY_NGRAM) -> list[str]:
     """Word n-grams (1..max_n) of `text`, lower-cased: the keys tried against known entities.
 
@@ -90,6 +93,8 @@ def entity_ngrams(text: str, max_n: int = MAX_ENTITY_NGRAM) -> list[str]:
             if n == 1 and gram[0] in STOP_WORDS:
                 continue
             out[" ".join(gram)] = None
+            if len(out) >= MAX_ENTITY_GRAMS:  # a huge query: one SQL variable per gram
+                return list(out)
     return list(out)
 
 

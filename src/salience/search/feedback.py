@@ -6,11 +6,17 @@ write path through the Store protocol.
 - Usefulness: u ← u + 0.1 · (target − u) with target 1.0 (useful) or 0.0 (not useful): a step
   of 10 % of the remaining distance, so the score approaches but never reaches either end and
   one verdict never swings it by more than 0.1.
+
+Retrievals are not recorded inside `feedback_suppressed()`: the HTTP server runs every call
+of a read-scope API key that way, so reading never changes what decay and pruning decide
+(issue 17: 30 searches with a read key had lifted a memory's salience 2.0 -> 6.79).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -24,6 +30,19 @@ RETRIEVAL_BOOST = 0.3
 USEFULNESS_STEP = 0.1
 OVERLAP_THRESHOLD = 0.3  # share of a memory's content words found in the response
 OVERLAP_MIN_TERMS = 2
+
+
+_SUPPRESSED: ContextVar[bool] = ContextVar("salience_feedback_suppressed", default=False)
+
+
+@contextmanager
+def feedback_suppressed() -> Iterator[None]:
+    """Within this block (this thread / task), searches record no retrievals."""
+    token = _SUPPRESSED.set(True)
+    try:
+        yield
+    finally:
+        _SUPPRESSED.reset(token)
 
 
 def boosted_salience(salience: float) -> float:
@@ -67,6 +86,8 @@ def record_retrievals(store: Store, ids: Sequence[str], now: datetime) -> list[M
     Read-modify-write through `Store.update`: concurrent feedback on the same memory may lose
     one bump, which a popularity signal tolerates.
     """
+    if _SUPPRESSED.get():
+        return []
     records = [retrieved(m, now) for m in store.get_many(list(dict.fromkeys(ids)))]
     if records:
         store.update(records)
