@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import zlib
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -41,9 +42,17 @@ def clock() -> FrozenClock:
 
 
 @pytest.fixture
-def mind(tmp_path: Path, clock: FrozenClock) -> Iterator[Mind]:
-    with Mind.open("lg", config=Config(home=tmp_path / "home", embedder="hash"), clock=clock) as m:
+def mind(backend_config: Config, clock: FrozenClock, request: pytest.FixtureRequest) -> Iterator[Mind]:
+    """A mind on each backend (SQLite file, PostgreSQL schema), dropped afterwards."""
+    name = "lg" + format(zlib.crc32(request.node.nodeid.encode()), "d")
+    m = Mind.open(name, config=backend_config, clock=clock)
+    try:
         yield m
+    finally:
+        drop = getattr(m.store, "drop_mind", None)
+        if drop is not None:
+            drop()
+        m.close()
 
 
 @pytest.fixture
