@@ -463,6 +463,11 @@ from .cli_more import register as _register_more_commands  # noqa: E402
 
 _register_more_commands(app)
 
+# agent records: `procedures`, `signals`, `traces`, `evolution`, `installs` (issue 20)
+from .cli_records import register as _register_record_commands  # noqa: E402
+
+_register_record_commands(app)
+
 # `minds list|info|drop`
 from .cli_minds import register as _register_minds_commands  # noqa: E402
 

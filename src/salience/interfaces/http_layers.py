@@ -27,6 +27,15 @@ class ContextIn(_In):
     query: str | None = Field(None, max_length=10_000, description="This turn's message.")
     budget_tokens: int = Field(2000, ge=50, le=32_000)
     limit: int = Field(8, ge=1, le=50)
+    tools: list[Annotated[str, Field(max_length=200)]] | None = Field(
+        None, max_length=100, description="Tools the agent has this turn (self-awareness)."
+    )
+    skills: list[Annotated[str, Field(max_length=200)]] | None = Field(None, max_length=100)
+    mode: str | None = Field(None, max_length=100, examples=["local"])
+    version: str | None = Field(None, max_length=100, description="The agent's version.")
+    surface_signals: bool = Field(
+        True, description="Show actionable improvement signals (each once) and mark them."
+    )
 
 
 ItemId = Annotated[str, Path(description="Awareness item id (from the list).", max_length=64)]
@@ -85,8 +94,13 @@ def register_layer_routes(app: FastAPI, Reader: Any, Writer: Any) -> None:
         @app.post("/v1/minds/{mind}/context", tags=tags)
         def context(body: ContextIn, m: Reader) -> dict[str, Any]:
             """System-prompt sections (identity, self-awareness, recalled memories) in budget."""
-            pc = m.context(body.query, budget_tokens=body.budget_tokens, limit=body.limit)
-            return {"text": pc.text, "tokens": pc.tokens, "sections": list(pc.sections)}
+            pc = m.context(**body.model_dump())
+            return {
+                "text": pc.text,
+                "tokens": pc.tokens,
+                "sections": list(pc.sections),
+                "signals": [s.to_dict() for s in pc.signals],
+            }
 
     if hasattr(Mind, "awareness"):
 
