@@ -104,3 +104,42 @@ def test_from_config_opens_its_own_mind(tmp_path: Path, monkeypatch: pytest.Monk
     with Memory.from_config({"mind": "mine", "home": str(tmp_path), "llm": {"provider": "x"}}) as m:
         m.add("My cat is Tom.", user_id="z")
         assert m.mind.name == "mine" and (tmp_path / "minds" / "mine.db").exists()
+
+
+def test_import_a_mem0_export_with_the_cli(tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    export = {"results": [
+        {"id": "a1b2", "memory": "Prefers window seats", "user_id": "alice",
+         "metadata": {"category": "travel"}, "created_at": "2025-03-01T10:00:00-08:00"},
+        {"id": "c3d4", "memory": "Is vegetarian", "user_id": "alice", "agent_id": "chef"},
+        {"id": "e5f6", "memory": ""},
+    ]}
+    path = tmp_path / "mem0.json"
+    path.write_text(json.dumps(export))
+    env = {**os.environ, "SALIENCE_HOME": str(tmp_path / "home"), "SALIENCE_EMBEDDER": "hash"}
+    cmd = [sys.executable, "-m", "salience.interfaces.cli", "import", "mem0", str(path),
+           "-m", "moved", "--json"]
+    first = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert first.returncode == 0, first.stderr
+    assert json.loads(first.stdout) == {"records": 3, "imported": 2, "already_imported": 0,
+                                        "invalid": 1}
+    again = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert json.loads(again.stdout)["already_imported"] == 2  # idempotent
+    with Mind.open("moved", config=Config(home=tmp_path / "home", embedder="hash")) as mind:
+        m = Memory(mind)
+        alice = m.get_all(filters={"user_id": "alice"})["results"]
+        assert {r["memory"] for r in alice} == {"Prefers window seats", "Is vegetarian"}
+        seat = next(r for r in alice if r["memory"] == "Prefers window seats")
+        assert seat["metadata"]["category"] == "travel" and seat["metadata"]["mem0_id"] == "a1b2"
+        assert mind.get(seat["id"]).occurred_at.isoformat() == "2025-03-01T18:00:00+00:00"
+        assert [r["memory"] for r in m.get_all(filters={"user_id": "alice", "agent_id": "chef"})[
+            "results"]] == ["Is vegetarian"]
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    r = subprocess.run([*cmd[:5], str(bad), "-m", "moved"], capture_output=True, text=True,
+                       env=env, timeout=300)
+    assert r.returncode == 2 and "not a mem0 export" in r.stderr

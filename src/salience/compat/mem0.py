@@ -335,4 +335,61 @@ class Memory:
                 "created_at": at, "updated_at": at, "is_deleted": False}
 
 
-__all__ = ["Memory", "matches", "scope_tag"]
+def read_export(text: str) -> list[dict[str, Any]]:
+    """The memory records of a mem0 export: `get_all`'s `{"results": [...]}`, a
+    `{"memories": [...]}` object, a JSON list, or JSON lines (pure). Raises `ValueError`."""
+    import json
+
+    text = text.strip()
+    if not text:
+        return []
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            data = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError as e:
+            raise ValueError(f"not a mem0 export (JSON or JSON lines): {e}") from None
+    if isinstance(data, dict):
+        data = data.get("results", data.get("memories", [data]))
+    if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
+        raise ValueError("not a mem0 export: expected a list of memory objects")
+    return data
+
+
+def import_export(mind: Mind, path: str | Path) -> dict[str, int]:
+    """Load a mem0 export into `mind` as mem0 `add(infer=False)` would have stored it: each
+    record's text, scoped by its user/agent/run ids, its metadata and mem0 id kept, the time it
+    was created as `occurred_at`. Idempotent: a record already imported is skipped. Returns
+    counts `{"records", "imported", "already_imported", "invalid"}`."""
+    from ..clock import parse_ts
+
+    records = read_export(Path(path).read_text(encoding="utf-8"))
+    items: list[dict[str, Any]] = []
+    invalid = 0
+    for r in records:
+        text = r.get("memory") or r.get("text") or r.get("data")
+        if not isinstance(text, str) or not text.strip():
+            invalid += 1
+            continue
+        scope = {k: str(r[k]) for k in SCOPES if r.get(k)}
+        meta = {**(r.get("metadata") or {}), **scope}
+        if r.get("id"):
+            meta["mem0_id"] = str(r["id"])
+        try:
+            when = parse_ts(r.get("created_at"))
+        except (TypeError, ValueError):
+            when = None
+        items.append({"content": text, "tags": [scope_tag(k, v) for k, v in scope.items()],
+                      "metadata": meta, "occurred_at": when, "source": "user_stated"})
+    from ..models import content_hash
+
+    before = mind.store.find_by_hashes([content_hash(i["content"]) for i in items])
+    if items:
+        mind.add_many(items)
+    seen = sum(1 for i in items if content_hash(i["content"]) in before)
+    return {"records": len(records), "imported": len(items) - seen, "already_imported": seen,
+            "invalid": invalid}
+
+
+__all__ = ["Memory", "import_export", "matches", "read_export", "scope_tag"]

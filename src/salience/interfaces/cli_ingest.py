@@ -22,13 +22,17 @@ class ImportKind(StrEnum):
     mbox = "mbox"
     ics = "ics"
     chat = "chat"
+    mem0 = "mem0"
 
 
 _UNITS = {ImportKind.mbox: "emails", ImportKind.ics: "events", ImportKind.chat: "exchanges"}
 
 
 def import_(
-    kind: Annotated[ImportKind, typer.Argument(help="mbox (email), ics (calendar) or chat (JSONL).")],
+    kind: Annotated[
+        ImportKind,
+        typer.Argument(help="mbox (email), ics (calendar), chat (JSONL) or mem0 (a mem0 export)."),
+    ],
     path: Annotated[Path, typer.Argument(help="The file to import.")],
     mind: MindOpt = "default",
     defer: Annotated[
@@ -41,6 +45,8 @@ def import_(
     from ..ingest.service import count_items
     from ..ingest.sniff import check_kind
 
+    if kind is ImportKind.mem0:
+        return _import_mem0(path, mind, as_json, dsn)
     try:
         if path.expanduser().is_file():  # before the mind is opened: a wrong file creates none
             check_kind(kind.value, path.expanduser())
@@ -63,6 +69,23 @@ def import_(
         console.print(note, style="dim", markup=False, highlight=False)
     if len(report.notes) > 10:
         console.print(f"[dim]… {len(report.notes) - 10} more notes (--json lists them)[/]")
+
+
+def _import_mem0(path: Path, mind: str, as_json: bool, dsn: str | None) -> None:
+    """`salience import mem0 FILE`: memories exported from mem0 (salience.compat.mem0)."""
+    from ..compat.mem0 import import_export
+
+    try:
+        with _open(mind, dsn, create=True) as m:
+            counts = import_export(m, path.expanduser())
+    except (SalienceError, OSError, ValueError) as e:
+        _fail(e)
+    if as_json:
+        _emit(counts)
+        return
+    table = Table(*counts)
+    table.add_row(*(str(v) for v in counts.values()))
+    console.print(table)
 
 
 def queue(
