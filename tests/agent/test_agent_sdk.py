@@ -188,6 +188,10 @@ def test_install_audit(mind):
         lambda m: m.evolution.propose("t", proposal=[1, 2]),
         lambda m: m.context(tools="web_search"),
         lambda m: m.context(tools=[None]),
+        lambda m: m.signals.mark_surfaced("0" * 32),
+        lambda m: m.evolution.evaluate("0" * 32, gate={"metric": "x"}),
+        lambda m: m.procedures.best("p", min_runs=1.5),
+        lambda m: m.traces.record("t", "success", metadata=["not", "a", "dict"]),
     ],
 )
 def test_bad_input_is_a_clear_invalid_input(mind, call):

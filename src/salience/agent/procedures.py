@@ -183,6 +183,8 @@ class Evolution(StoreClient):
         metrics default to the two versions' recorded outcomes (`rules.procedure_metrics`),
         and an accepted candidate becomes the active version (`promote`), in the same
         transaction. Raises `ConflictError` if the run was already decided."""
+        if gate is not None and not isinstance(gate, rules.Gate):
+            raise InvalidInput(f"gate must be a salience.agent.rules.Gate, got {type(gate).__name__}")
         run = self.get(run_id)
         if run.status is not EvolutionStatus.PROPOSED:
             raise ConflictError(f"evolution run {run.id} was already {run.status.value}")

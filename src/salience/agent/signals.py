@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..errors import InvalidInput
 from ..models import parse_enum
 from . import rules
 from .base import StoreClient
@@ -89,6 +90,8 @@ class Signals(StoreClient):
 
     def mark_surfaced(self, ids: Sequence[str]) -> list[str]:
         """Flag signals as shown; returns the ids this call flipped (others were already)."""
+        if isinstance(ids, str) or not isinstance(ids, Sequence):
+            raise InvalidInput("ids must be a list of signal ids")
         return self._store.mark_signals_surfaced(
             [check_name(i, "signal id", max_chars=64) for i in ids], now=self._clock.now()
         )
