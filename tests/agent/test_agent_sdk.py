@@ -227,3 +227,34 @@ def test_interactions_bounded_by_age_and_count(mind, clock):
     clock.advance(timedelta(days=-10))  # now day 175: none is too old; the count bound keeps 3
     assert mind.maintain().retention["interactions"] == 3
     assert len(mind.store.interactions()) == 3
+
+
+def test_concurrent_prompts_show_a_signal_once(mind):
+    import threading
+
+    for _ in range(3):
+        mind.signals.correction("units", "metric, please")
+    shown: list[int] = []
+    barrier = threading.Barrier(4)
+
+    def turn() -> None:
+        barrier.wait()
+        shown.append(len(mind.context().signals))
+
+    threads = [threading.Thread(target=turn) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(shown) == [0, 0, 0, 1]
+
+
+def test_long_declarations_stay_within_the_budget(mind):
+    for _ in range(3):
+        mind.signals.correction("units", "metric, please")
+    tools = [f"tool_number_{i}_with_a_long_name" for i in range(100)]
+    ctx = mind.context(tools=tools, skills=tools, budget_tokens=200)
+    aware = ctx.section("self_awareness")
+    assert aware.tokens <= aware.budget_tokens
+    assert ctx.signals == ()  # no room left: not shown, so not surfaced
+    assert not mind.signals.get("correction", "units").surfaced
