@@ -68,3 +68,41 @@ def test_turn_validation_and_scope(live: Live) -> None:
     r = live.client.post("/v1/minds/m/turns", json={"user": "I like tea."}, headers=ro)
     assert r.status_code == 403
     assert live.client.post("/v1/minds/m/heartbeat", headers=ro).status_code == 403
+
+
+CHAT = "\n".join([
+    '{"role": "user", "content": "My sister Maya is allergic to penicillin."}',
+    '{"role": "assistant", "content": "I will remember that."}',
+    '{"role": "user", "content": "I moved to Lisbon last month."}',
+    '{"role": "assistant", "content": "Noted."}',
+])
+
+
+def test_import_uploads(live: Live) -> None:
+    h = live.key(mind="m")
+    r = live.client.post("/v1/minds/m/import/chat?filename=chat.jsonl", content=CHAT, headers=h)
+    assert r.status_code == 200, r.text
+    assert r.json()["items"] == 2 and r.json()["saved"] == 2
+    again = live.client.post("/v1/minds/m/import/chat?filename=chat.jsonl", content=CHAT, headers=h)
+    assert again.json()["already_imported"] == 2  # the same name: incremental
+    hits = live.client.post("/v1/minds/m/search", json={"query": "penicillin"}, headers=h).json()
+    assert "penicillin" in hits["hits"][0]["memory"]["content"]
+    mem0 = '{"results": [{"id": "x1", "memory": "Prefers window seats", "user_id": "ana"}]}'
+    r = live.client.post("/v1/minds/m/import/mem0", content=mem0, headers=h)
+    assert r.json() == {"kind": "mem0", "records": 1, "imported": 1, "already_imported": 0,
+                        "invalid": 0}
+    uploads = live.config.home / "uploads" / "m"
+    assert list(uploads.iterdir()) == []  # nothing left on disk
+    for bad in [("pdf", CHAT, ""), ("chat", "  ", ""), ("chat", CHAT, "?filename=../x"),
+                ("mem0", "{nope", ""), ("chat", "not json at all", "")]:
+        r = live.client.post(f"/v1/minds/m/import/{bad[0]}{bad[2]}", content=bad[1], headers=h)
+        assert r.status_code == 422, (bad, r.text)
+    ro = live.key("read", mind="m")
+    assert live.client.post("/v1/minds/m/import/chat", content=CHAT, headers=ro).status_code == 403
+
+
+def test_import_body_limit(tmp_path: Path) -> None:
+    with live_server(tmp_path / "home", max_body_bytes=1000) as srv:
+        h = srv.key(mind="m")
+        r = srv.client.post("/v1/minds/m/import/chat", content=CHAT * 10, headers=h)
+        assert r.status_code == 413

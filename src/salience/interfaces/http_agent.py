@@ -1,18 +1,27 @@
-"""HTTP routes of the agent path: conversation turns through triage (`POST …/turns`) and the
-heartbeat that drains them (`POST …/heartbeat`). `POST …/memories` is the direct save (no
-triage, admission or distillation; `Mind.add`'s contradiction check still runs).
+"""HTTP routes of the agent path: conversation turns through triage (`POST …/turns`), the
+heartbeat that drains them (`POST …/heartbeat`) and file imports (`POST …/import/{kind}`).
+`POST …/memories` is the direct save (no triage, admission or distillation; `Mind.add`'s
+contradiction check still runs).
 
-Each route calls one facade method; blocking work runs in FastAPI's thread pool (the routes
-are plain `def`), never on the event loop.
+Each route calls one facade method; blocking work runs in FastAPI's thread pool (plain `def`
+routes; the import route reads the body on the loop, then hands the work to the pool), never
+on the event loop.
 """
 
+import re
 from datetime import datetime
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Response
+from fastapi import FastAPI, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import InvalidInput
 
 MAX_SPEAKER = 80
+ImportKind = Literal["mbox", "ics", "chat", "mem0"]
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
 class TurnIn(BaseModel):
@@ -61,8 +70,28 @@ class TurnOut(BaseModel):
     )
 
 
+def import_upload(m: Any, kind: str, name: str, data: bytes, defer: bool) -> dict[str, Any]:
+    """Import an uploaded file: written under `<home>/uploads/<mind>/<name>` (a stable path, so
+    re-uploading the same name is incremental like re-importing a file), removed afterwards."""
+    folder = Path(m.config.home) / "uploads" / m.name
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_bytes(data)
+    try:
+        if kind == "mem0":
+            from ..compat.mem0 import import_export
+
+            try:
+                return {"kind": "mem0", **import_export(m, path)}
+            except ValueError as e:
+                raise InvalidInput(str(e)) from None
+        return dict(getattr(m, f"import_{kind}")(path, defer=defer).to_dict())
+    finally:
+        path.unlink(missing_ok=True)
+
+
 def register_agent_routes(app: FastAPI, Writer: Any) -> None:
-    """Add `POST /v1/minds/{mind}/turns` and `POST /v1/minds/{mind}/heartbeat`."""
+    """Add `POST /v1/minds/{mind}/turns`, `…/heartbeat` and `…/import/{kind}`."""
 
     @app.post(
         "/v1/minds/{mind}/turns",
@@ -95,3 +124,27 @@ def register_agent_routes(app: FastAPI, Writer: Any) -> None:
         """One heartbeat tick now: drain queued turns, prefetch, maintenance when due, a
         cognitive run when triggered (skipped while another tick of the mind runs)."""
         return m.heartbeat().to_dict()
+
+    @app.post("/v1/minds/{mind}/import/{kind}", tags=["ingestion"])
+    async def import_file(
+        kind: ImportKind,
+        request: Request,
+        m: Writer,
+        filename: Annotated[
+            str | None,
+            Query(max_length=100, description="The file's name (re-uploads of one name are "
+                  "incremental); letters, digits, '.', '_', '-'."),
+        ] = None,
+        defer: Annotated[bool, Query(description="Only queue the items for triage.")] = False,
+    ) -> dict[str, Any]:
+        """Import the request body — an mbox, an ICS calendar, chat JSONL or a mem0 export —
+        as `salience import` does (the body limit of the server applies)."""
+        name = filename or f"upload.{kind}"
+        if not _SAFE_NAME.match(name):
+            raise InvalidInput("filename: letters, digits, '.', '_', '-' (1-100), not starting "
+                               "with '.'")
+        data = await request.body()
+        if not data.strip():
+            raise InvalidInput("empty upload")
+        return await run_in_threadpool(import_upload, m, kind, name, data, defer)
+
