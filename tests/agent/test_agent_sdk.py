@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 
+from salience import Mind
 from salience.agent.rules import Gate
 from salience.errors import ConflictError, InvalidInput, NotFound
 
@@ -159,6 +160,14 @@ def test_install_audit(mind):
 
 
 # -- validation ----------------------------------------------------------------------------------
+@pytest.fixture
+def sqlite_mind(config, clock):
+    """Input checks run before any store call: one backend is enough (PostgreSQL setup per
+    case would cost the suite ~30 schema migrations)."""
+    with Mind.open("checks", config=config, clock=clock) as m:
+        yield m
+
+
 @pytest.mark.parametrize(
     "call",
     [
@@ -194,9 +203,9 @@ def test_install_audit(mind):
         lambda m: m.traces.record("t", "success", metadata=["not", "a", "dict"]),
     ],
 )
-def test_bad_input_is_a_clear_invalid_input(mind, call):
+def test_bad_input_is_a_clear_invalid_input(sqlite_mind, call):
     with pytest.raises(InvalidInput):
-        call(mind)
+        call(sqlite_mind)
 
 
 def test_wrong_ids_are_not_found(mind):
