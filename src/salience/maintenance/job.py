@@ -164,6 +164,10 @@ def plan_frame_merges(store: Store, policy: Policy, *, skip: set[str]) -> list[F
         state = reconstruct(iframes)
         if state is None or state.iframe.id in skip:
             continue
+        unfinished = _unfinished_merge(store, session.id, state.iframe, policy, skip)
+        if unfinished is not None:
+            merges.append(unfinished)
+            continue
         patches = store.session_frames(
             session.id, frame_type=FrameType.P, base_frame_id=state.iframe.id
         )
@@ -181,6 +185,29 @@ def plan_frame_merges(store: Store, policy: Policy, *, skip: set[str]) -> list[F
             )
         )
     return merges
+
+
+def _unfinished_merge(
+    store: Store, session_id: str, current: Memory, policy: Policy, skip: set[str]
+) -> FrameMerge | None:
+    """A merge whose new I-frame was written but whose P-frames were not yet deleted (a crash
+    between the two): the current I-frame says which I-frame it was compacted from, and that
+    one still carries enough P-frames to merge. Finishing it deletes exactly what the merge
+    would have deleted, so a rerun ends where an uninterrupted run ends."""
+    origin = current.metadata.get("compacted_from")
+    if not isinstance(origin, str) or origin in skip:
+        return None
+    patches = store.session_frames(session_id, frame_type=FrameType.P, base_frame_id=origin)
+    patches = [p for p in patches if p.id not in skip]
+    drop = pframes_to_drop(patches, policy)
+    kept = {p.id for p in patches if is_exempt(p, policy)}
+    dropped = [i for i in drop or [] if i not in kept]
+    if not dropped:
+        return None
+    return FrameMerge(
+        session_id=session_id, iframe_id=origin, patches=len(patches), dropped=dropped,
+        new_iframe_id=current.id,
+    )
 
 
 def merged_iframe(store: Store, merge: FrameMerge, now: datetime) -> Memory:
@@ -219,13 +246,11 @@ def apply_plan(store: Store, report: MaintenanceReport, embed: EmbedFn | None) -
     """Write a planned report: scores, P-frame merges, deletions, log rows, the run time."""
     now = report.at
     updates = {c.id: c for c in [*report.decayed, *report.regressed]}
-    deleted = set(report.pruned) | set(report.compacted)
+    # Scores of memories about to be pruned or compacted are written too: if the process dies
+    # before the deletions, the rerun (same interval already recorded) must find them decayed,
+    # and decides again whether to delete them.
     store.set_scores(
-        [
-            ScoreUpdate(c.id, c.salience_after, c.usefulness_after)
-            for i, c in updates.items()
-            if i not in deleted
-        ],
+        [ScoreUpdate(c.id, c.salience_after, c.usefulness_after) for c in updates.values()],
         meta={LAST_RUN_KEY: format_ts(now) or ""},  # same transaction: decay applies once
     )
     if report.decayed or report.regressed:
@@ -253,16 +278,17 @@ def apply_plan(store: Store, report: MaintenanceReport, embed: EmbedFn | None) -
                 )
             )
     for merge in report.merges:
-        rec = merged_iframe(store, merge, now)
-        vecs = embed([rec.content]) if embed is not None else None
-        store.insert([rec], vecs)
-        merge.new_iframe_id = rec.id
+        if merge.new_iframe_id is None:  # else: finishing a merge a crash interrupted
+            rec = merged_iframe(store, merge, now)
+            vecs = embed([rec.content]) if embed is not None else None
+            store.insert([rec], vecs)  # then the deletes: a rerun finishes them (above)
+            merge.new_iframe_id = rec.id
         n = store.delete(merge.dropped)
         store.log_maintenance(
             MaintenanceLogEntry(
                 kind="merge", count=n, ids=list(merge.dropped), created_at=now,
                 details={"session": merge.session_id, "iframe": merge.iframe_id,
-                         "new_iframe": rec.id, "patches": merge.patches},
+                         "new_iframe": merge.new_iframe_id, "patches": merge.patches},
             )
         )
     store.set_meta(LAST_RUN_KEY, format_ts(now) or "")
