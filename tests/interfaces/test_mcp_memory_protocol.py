@@ -250,3 +250,25 @@ def test_a_reference_client_over_stdio(tmp_path: Path) -> None:
         "name": "Alice", "entityType": "person",
         "observations": ["works at Acme Corp", "prefers tea"],
     }]
+
+
+def test_save_awareness_with_a_ttl(tmp_path: Path) -> None:
+    from salience import FrozenClock
+
+    clock = FrozenClock()
+    cfg = Config(home=tmp_path / "home", embedder="hash")
+    with Mind.open("aw", config=cfg, clock=clock) as mind:
+
+        async def save(c: Client) -> Any:
+            short = await _ok(c, "save_awareness", {"content": "Call Bob back", "ttl_minutes": 30})
+            lasting = await _ok(c, "save_awareness", {"content": "Plan the trip"})
+            return short, lasting
+
+        short, lasting = _run(mind, save)
+        assert "expires_at" in short and "expires_at" not in lasting
+        clock.advance(minutes=31)
+
+        async def listed(c: Client) -> Any:
+            return await _ok(c, "list_awareness")
+
+        assert [i["content"] for i in _run(mind, listed)["items"]] == ["Plan the trip"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable, Sequence
+from datetime import timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -304,12 +305,23 @@ def _register_layer_tools(server: MCPServer, mind: Mind) -> None:
             priority: Annotated[
                 int, Field(ge=-1000, le=1000, description="Higher shows first.")
             ] = 0,
+            ttl_minutes: Annotated[
+                float | None,
+                Field(gt=0, le=525_600, description="Let it expire after this many minutes "
+                      "(e.g. 60 for something that matters this hour); empty: until removed."),
+            ] = None,
         ) -> dict[str, Any]:
             """Keep something in working memory (what you are doing or waiting for). At most
             10 items are active; complete_awareness or remove_awareness old ones when it is
             full. Saving the same text again updates the item instead of adding a copy."""
-            item = _call(lambda: mind.awareness.add(content, category=category, priority=priority))
-            return {"id": item.id, "content": item.content, "category": str(item.category)}
+            ttl = timedelta(minutes=ttl_minutes) if ttl_minutes else None
+            item = _call(
+                lambda: mind.awareness.add(content, category=category, priority=priority, ttl=ttl)
+            )
+            out = {"id": item.id, "content": item.content, "category": str(item.category)}
+            if item.expires_at is not None:
+                out["expires_at"] = item.expires_at.isoformat()
+            return out
 
         @server.tool()
         def complete_awareness(item_id: AwarenessId) -> dict[str, Any]:
