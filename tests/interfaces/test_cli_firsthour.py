@@ -102,7 +102,7 @@ READS = [
     ["about", "Maya"],
     ["identity"],
     ["awareness", "list"],
-    ["export", "out.jsonl"],
+    ["export", "-"],
     ["maintain", "--dry-run"],
     ["queue"],
 ]
@@ -316,3 +316,41 @@ def test_demo_output_is_not_hard_wrapped_and_names_no_deleted_path(tmp_path: Pat
     summary = [x for x in r.stdout.splitlines() if "questions answered with the right memory" in x]
     assert summary and "in the top" in summary[0]  # one line, not cut at 80 columns
     assert any(len(x) > 100 for x in r.stdout.splitlines())
+
+
+def test_heartbeat_details_are_whole(tmp_path: Path):
+    assert cli(tmp_path, "add", "Maya lives in Lisbon").exit_code == 0
+    r = cli(tmp_path, "heartbeat", COLUMNS="400")
+    assert r.exit_code == 0, r.output
+    # the maintenance step's detail has more than 100 characters of JSON: every key is shown
+    for key in ("scanned: 1", "decayed: 1", "mean_usefulness_change: 0.0", "pruned: {}",
+                "compacted: {}"):
+        assert key in r.stdout, r.stdout
+
+
+def test_serve_without_any_key_says_how_to_make_one(tmp_path: Path):
+    import socket
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "SALIENCE_HOME": str(tmp_path), "SALIENCE_EMBEDDER": "hash"}
+    p = subprocess.Popen(
+        [sys.executable, "-m", "salience.interfaces.cli", "serve", "--port", str(port),
+         "--log-level", "warning"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        for _ in range(600):  # startup wait (≤ 60 s), not a timed assertion
+            if p.poll() is not None:
+                break
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                time.sleep(0.1)
+    finally:
+        p.terminate()
+        err = p.communicate(timeout=30)[1]
+    assert "no API keys yet" in err and "salience keys create" in err, err

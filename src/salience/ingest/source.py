@@ -81,7 +81,7 @@ def run_import(
             if items:
                 enqueue(ingestor, items)
             report.queued += len(items)
-        elif progress is not None:
+        elif progress is not None and len(group) > len(items):
             progress(len(group) - len(items))  # the ones read, seen or broken: no triage
         if not defer:
             for item in items:  # triage takes the time: progress advances per item

@@ -64,7 +64,8 @@ def serve(
     elif not [k for k in _db_keys(app) if k.revoked_at is None]:
         err_console.print(
             "[yellow]no API keys yet: every request will get 401. Create one with "
-            "`salience keys create --mind NAME --scope write` (or run with --insecure-local).[/]"
+            "`salience keys create --mind NAME --scope write` (or run with --insecure-local).[/]",
+            soft_wrap=True,
         )
     loop = _heartbeat_loop(heartbeat) if heartbeat else None
     try:
