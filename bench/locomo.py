@@ -201,7 +201,8 @@ def ablations() -> dict[str, SearchConfig]:
                                            bm25_b=0.75),
         "relevance-bm25-0.6-0.3": replace(b, name="relevance-bm25-0.6-0.3", bm25_k1=0.6,
                                           bm25_b=0.3),
-        "relevance-no-rewrites": replace(b, name="relevance-no-rewrites", rewrites=0),
+        "relevance+rewrites": replace(b, name="relevance+rewrites", rewrites=3),
+        "relevance-no-speaker": replace(b, name="relevance-no-speaker", participant_shift=0.0),
         "relevance-pool-100": replace(b, name="relevance-pool-100", pool=100),
         "relevance-pool-200": replace(b, name="relevance-pool-200", pool=200),
         **{

@@ -298,7 +298,7 @@ def test_auto_reopens_a_mind_with_the_local_model_it_was_built_with(config: Conf
 
 def test_recall_model_calls_are_logged(mind: Mind):
     mind.add("Maya's dog Biscuit is a beagle.")
-    mind.search("what is the dog called?", limit=3)
+    mind.search("what is the dog called?", limit=3, preset="formula")  # design A rewrites
     sites = {r["call_site"] for r in mind.store.interactions(limit=50)}
     assert "query_rewrite" in sites or any("rewrite" in s for s in sites), sites
 

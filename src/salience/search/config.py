@@ -130,8 +130,12 @@ def _rrf(name: str, profile: str, **kw: object) -> SearchConfig:
 
 PRESETS: Mapping[str, SearchConfig] = MappingProxyType(
     {
-        # relevance first (design A's relevance terms), priors within a band of 0.03
-        "relevance": SearchConfig(name="relevance", ranking="bounded"),
+        # relevance first (design A's relevance terms), priors within a band of 0.03; one
+        # query embedding (the heuristic rewrites measured ±0), participants named in the
+        # query lift their memories (issue 15, docs/benchmarks.md)
+        "relevance": SearchConfig(
+            name="relevance", ranking="bounded", rewrites=0, participant_shift=0.02
+        ),
         # design A: the linear formula over text + vector + entity candidates
         "formula": SearchConfig(name="formula", ranking="formula"),
         # design B: RRF (K=60) × scoring profile
