@@ -16,6 +16,7 @@ graph is rebuilt from the database.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import threading
@@ -176,12 +177,14 @@ class HnswIndex:
             count = len(self._index)
             self.changed = 0
         size = tmp.stat().st_size
+        digest = file_digest(tmp)
         os.replace(tmp, directory / name)
         body = {
             **manifest,
             "format": FORMAT,
             "file": name,
             "bytes": size,
+            "blake2b": digest,
             "count": count,
             "max_pk": self._max_pk,
             "dim": self.dim,
@@ -210,6 +213,9 @@ class HnswIndex:
                 or body.get("dim") != dim
                 or body.get("params") != params.graph()
                 or path.stat().st_size != body.get("bytes")
+                # same size, other bytes (a disk or copy fault): rebuild rather than trust it;
+                # manifests written before checksums have none to compare
+                or ("blake2b" in body and file_digest(path) != body["blake2b"])
             ):
                 return None
             index = _usearch_index().restore(str(path))
@@ -222,6 +228,15 @@ class HnswIndex:
         loaded = cls(dim, params, index, max_pk=max_pk)
         loaded._saved_file = path.name
         return loaded, body
+
+
+def file_digest(path: Path) -> str:
+    """BLAKE2b (128-bit) hex digest of a file, read in 1 MiB blocks."""
+    h = hashlib.blake2b(digest_size=16)
+    with path.open("rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
 
 
 def sidecar_dir(db_path: Path) -> Path:
