@@ -106,3 +106,20 @@ def test_import_body_limit(tmp_path: Path) -> None:
         h = srv.key(mind="m")
         r = srv.client.post("/v1/minds/m/import/chat", content=CHAT * 10, headers=h)
         assert r.status_code == 413
+
+
+def test_delete_every_memory_needs_confirmation(live: Live) -> None:
+    h = live.key(mind="m")
+    live.client.post("/v1/minds/m/turns", json={"user": "I live in Leeds.", "defer": False}, headers=h)
+    live.client.post("/v1/minds/m/turns", json={"user": "I moved to Lisbon.", "defer": False}, headers=h)
+    live.client.post("/v1/minds/m/memories/batch", json={"items": [{"content": f"n{i}"} for i in range(5)]},
+                     headers=h)
+    assert live.client.delete("/v1/minds/m/memories", headers=h).status_code == 422
+    assert live.client.delete("/v1/minds/m/memories?confirm=other", headers=h).status_code == 422
+    r = live.client.delete("/v1/minds/m/memories?confirm=m", headers=h)
+    assert r.status_code == 200 and r.json() == {"deleted": 7}  # the superseded one too
+    assert live.client.get("/v1/minds/m/stats", headers=h).json()["memories"] == 0
+    hits = live.client.post("/v1/minds/m/search", json={"query": "Lisbon"}, headers=h).json()
+    assert hits["hits"] == []
+    ro = live.key("read", mind="m")
+    assert live.client.delete("/v1/minds/m/memories?confirm=m", headers=ro).status_code == 403

@@ -90,8 +90,23 @@ def import_upload(m: Any, kind: str, name: str, data: bytes, defer: bool) -> dic
         path.unlink(missing_ok=True)
 
 
+def forget_all(m: Any) -> int:
+    """Delete every memory of the mind, superseded ones included (their vectors, full-text
+    entries and the graph facts they were the evidence of go with them); returns how many."""
+    from ..models import MemoryFilter
+
+    flt = MemoryFilter(include_superseded=True)
+    gone = 0
+    while True:
+        ids = [r.id for r in m.list(flt, limit=1000)]
+        if not ids:
+            return gone
+        gone += m.store.delete(ids)
+
+
 def register_agent_routes(app: FastAPI, Writer: Any) -> None:
-    """Add `POST /v1/minds/{mind}/turns`, `…/heartbeat` and `…/import/{kind}`."""
+    """Add `POST /v1/minds/{mind}/turns`, `…/heartbeat`, `…/import/{kind}` and
+    `DELETE /v1/minds/{mind}/memories`."""
 
     @app.post(
         "/v1/minds/{mind}/turns",
@@ -147,4 +162,18 @@ def register_agent_routes(app: FastAPI, Writer: Any) -> None:
         if not data.strip():
             raise InvalidInput("empty upload")
         return await run_in_threadpool(import_upload, m, kind, name, data, defer)
+
+    @app.delete("/v1/minds/{mind}/memories", tags=["memories"])
+    def delete_all_memories(
+        mind: str,
+        m: Writer,
+        confirm: Annotated[
+            str, Query(max_length=64, description="The mind's name again, to confirm.")
+        ],
+    ) -> dict[str, Any]:
+        """Delete every memory of the mind (hard delete across every index). Identity,
+        awareness, sessions and the graph's own entities stay. Needs `?confirm=<mind>`."""
+        if confirm != mind:
+            raise InvalidInput(f"to delete every memory of {mind!r}, pass confirm={mind}")
+        return {"deleted": forget_all(m)}
 
