@@ -84,6 +84,13 @@ class StoreError(SalienceError):
     code = "store_error"
 
 
+class ReadOnlyMind(StoreError):
+    """A write was refused because the mind's storage is read-only (a file or directory without
+    write permission, read-only media, a read-only PostgreSQL transaction or standby)."""
+
+    code = "read_only_mind"
+
+
 class SchemaVersionError(StoreError):
     """The database was written by a newer Salience than this one."""
 
