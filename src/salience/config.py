@@ -115,6 +115,12 @@ class Config(BaseSettings):
     server_max_open_minds: int = Field(
         default=64, ge=1, description="Minds a server keeps open (LRU; idle ones are closed)"
     )
+    http_header_timeout_s: float = Field(
+        default=10.0, gt=0, description="serve: close a connection whose headers take longer"
+    )
+    http_body_timeout_s: float = Field(
+        default=30.0, gt=0, description="serve: 408 when a request body chunk takes longer"
+    )
     tenant_max_minds: int = Field(
         default=100, ge=0, description="Minds one tenant may create over the HTTP API"
     )

@@ -49,7 +49,7 @@ def serve(
         _fail(ValueError("--insecure-local serves without API keys and binds 127.0.0.1 only"))
     try:
         try:
-            import uvicorn
+            import uvicorn  # noqa: F401 - the server extra is installed
         except ImportError as e:
             from ..errors import MissingExtra
 
@@ -69,7 +69,12 @@ def serve(
         )
     loop = _heartbeat_loop(heartbeat) if heartbeat else None
     try:
-        uvicorn.run(app, host=host, port=port, log_level=log_level)
+        from .http_server import run
+
+        run(  # with request-header and body read timeouts (issue 17)
+            app, host=host, port=port, log_level=log_level,
+            header_timeout_s=app.state.config.http_header_timeout_s,
+        )
     finally:
         if loop is not None:
             loop.stop(timeout=30)

@@ -113,10 +113,13 @@ def create_app(
     )
     install_offline_docs(app)
     app.state.pool = pool
+    app.state.config = config
     app.state.server_db = db
     install_error_handlers(app)
     app.add_middleware(QuotaHeaderMiddleware, warning=lambda t: quota_warning(db, t))
-    app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)
+    app.add_middleware(
+        BodyLimitMiddleware, max_bytes=max_body_bytes, timeout_s=config.http_body_timeout_s
+    )
 
     bearer = HTTPBearer(auto_error=False, description="An API key from `salience keys create`.")
 

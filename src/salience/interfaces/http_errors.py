@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -158,9 +159,10 @@ class BodyLimitMiddleware:
     (at most `max_bytes` + one chunk) and replayed to the app.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, timeout_s: float | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.timeout_s = timeout_s  # longest wait for one body chunk (None: no limit)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -181,7 +183,11 @@ class BodyLimitMiddleware:
         size = 0
         more = True
         while more:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), self.timeout_s)
+            except TimeoutError:  # a declared body that never comes: free the worker
+                await _send_json(send, 408, "request_timeout", "the request body stalled")
+                return
             if message["type"] != "http.request":  # disconnect
                 return
             chunk = message.get("body", b"")

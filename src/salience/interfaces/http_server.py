@@ -1,0 +1,69 @@
+"""Serving the HTTP API with uvicorn, with read timeouts uvicorn lacks.
+
+uvicorn (h11) keeps a connection whose request headers never finish open forever, and waits
+forever for a declared body that never arrives: 300 such sockets starve a server. Here
+`TimedH11Protocol` closes a connection whose headers are not complete `header_timeout_s` after
+it opened (or after its previous response), however slowly bytes trickle in; the body timeout
+is `BodyLimitMiddleware`'s (HTTP 408 when a body chunk takes longer than `body_timeout_s`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+DEFAULT_HEADER_TIMEOUT_S = 10.0
+
+
+class TimedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for each request's headers."""
+
+    header_timeout_s = DEFAULT_HEADER_TIMEOUT_S
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._header_timer: asyncio.TimerHandle | None = None
+        self._arm_header_timer()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.cycle is not None and self._header_timer is not None:  # headers complete
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._arm_header_timer()  # the next request on this keep-alive connection
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+        super().connection_lost(exc)
+
+    def _arm_header_timer(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+        self._header_timer = self.loop.call_later(self.header_timeout_s, self._headers_late)
+
+    def _headers_late(self) -> None:
+        self._header_timer = None
+        busy = self.cycle is not None and not self.cycle.response_complete
+        if not busy and not self.transport.is_closing():
+            self.transport.close()
+
+
+def timed_protocol(header_timeout_s: float) -> type[TimedH11Protocol]:
+    """A `TimedH11Protocol` class with this header deadline (pass as uvicorn's `http=`)."""
+    return type("TimedH11Protocol", (TimedH11Protocol,), {"header_timeout_s": header_timeout_s})
+
+
+def run(app: Any, *, host: str, port: int, log_level: str, header_timeout_s: float) -> None:
+    """`uvicorn.run` with the header deadline."""
+    import uvicorn
+
+    uvicorn.run(
+        app, host=host, port=port, log_level=log_level, http=timed_protocol(header_timeout_s)
+    )
