@@ -53,7 +53,7 @@ def import_(
         total = count_items(kind.value, path)
         with (
             _open(mind, dsn, create=True) as m,
-            job_progress(f"import {kind.value}", total, unit=_UNITS[kind]) as bar,
+            job_progress(f"import {kind.value}", total, unit=_UNITS.get(kind, "items")) as bar,
         ):
             report = getattr(m, f"import_{kind.value}")(path, defer=defer, progress=bar.advance)
     except SalienceError as e:
