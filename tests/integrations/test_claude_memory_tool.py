@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -19,14 +17,13 @@ pytest.importorskip("anthropic")
 import anthropic
 from anthropic.lib.tools._beta_functions import ToolError
 
-from salience import Config, Mind
+from salience import Mind
 from salience.integrations.claude_memory import SalienceMemoryTool, clean_path
 
 
 @pytest.fixture
-def tool(tmp_path: Path) -> Iterator[SalienceMemoryTool]:
-    with Mind.open("claude", config=Config(home=tmp_path / "home", embedder="hash")) as m:
-        yield SalienceMemoryTool(m)
+def tool(backend_mind: Mind) -> SalienceMemoryTool:
+    return SalienceMemoryTool(backend_mind)
 
 
 def call(tool: SalienceMemoryTool, **command: Any) -> Any:

@@ -3,7 +3,6 @@ heuristic triage stands in for mem0's LLM; no model is called)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,9 +12,8 @@ from salience.compat.mem0 import Memory, matches, speaker_label
 
 
 @pytest.fixture
-def memory(tmp_path: Path) -> Iterator[Memory]:
-    with Mind.open("mem0", config=Config(home=tmp_path / "home", embedder="hash")) as mind:
-        yield Memory(mind)
+def memory(backend_mind: Mind) -> Memory:
+    return Memory(backend_mind)
 
 
 def test_add_search_get_all_with_mem0_shapes(memory: Memory) -> None:

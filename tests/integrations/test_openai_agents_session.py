@@ -6,8 +6,6 @@ LLM stand-in); the Runner, the session protocol and the mind are real."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,16 +16,15 @@ from agents import Agent, Runner, function_tool, set_tracing_disabled
 from agents.memory import Session, SessionSettings
 from agents.testing import ScriptedModel, assistant_message, function_call
 
-from salience import Config, Mind
+from salience import Mind
 from salience.integrations.openai_agents import SalienceSession, item_text
 
 set_tracing_disabled(True)  # the SDK's traces go to OpenAI's servers unless disabled
 
 
 @pytest.fixture
-def mind(tmp_path: Path) -> Iterator[Mind]:
-    with Mind.open("agents", config=Config(home=tmp_path / "home", embedder="hash")) as m:
-        yield m
+def mind(backend_mind: Mind) -> Mind:
+    return backend_mind
 
 
 def run(coro: Any) -> Any:
