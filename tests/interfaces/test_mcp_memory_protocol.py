@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import zlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -55,9 +56,17 @@ def _rels(graph: dict[str, Any]) -> set[tuple[str, str, str]]:
 
 
 @pytest.fixture
-def mind(tmp_path: Path) -> Any:
-    with Mind.open("kg", config=Config(home=tmp_path / "home", embedder="hash")) as m:
+def mind(backend_config: Config, request: pytest.FixtureRequest) -> Any:
+    """A mind on each backend (SQLite file, PostgreSQL schema), dropped afterwards."""
+    m = Mind.open("kg" + format(zlib.crc32(request.node.nodeid.encode()), "d"),
+                  config=backend_config)
+    try:
         yield m
+    finally:
+        drop = getattr(m.store, "drop_mind", None)
+        if drop is not None:
+            drop()
+        m.close()
 
 
 ALICE = {"name": "Alice", "entityType": "person", "observations": ["works at Acme Corp"]}
