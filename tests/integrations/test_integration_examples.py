@@ -20,6 +20,7 @@ CASES = {  # example -> (module it needs, text its output must contain)
     "mem0_switch.py": ("salience", "'event': 'UPDATE'"),
     "async_mind.py": ("salience", "Book Maya's flights"),
     "otel_traces.py": ("opentelemetry.sdk", "search_memory otel-example"),
+    "http_turns.py": ("fastapi", "top hit: User: I moved to Lisbon"),
 }
 
 
