@@ -1,11 +1,16 @@
 """Feedback loops (design A): retrieval tracking and usefulness, as pure arithmetic plus one
-write path through the Store protocol.
+write path through the Store protocol each.
 
 - Every retrieval: retrieval_count += 1, last_retrieved_at = now,
   salience += 0.3 · (1 − salience / 10) (dampened: the boost shrinks towards the ceiling of 10).
 - Usefulness: u ← u + 0.1 · (target − u) with target 1.0 (useful) or 0.0 (not useful): a step
   of 10 % of the remaining distance, so the score approaches but never reaches either end and
   one verdict never swings it by more than 0.1.
+
+A retrieval is one atomic statement of the store (`Store.record_retrievals`: the database
+computes the boost from the stored salience), so a search rewrites no text or index entry and
+concurrent searches lose no bump. On a read-only mind (file, media or PostgreSQL standby) the
+search still answers and records nothing; one warning per mind says so.
 
 Retrievals are not recorded inside `feedback_suppressed()`: the HTTP server runs every call
 of a read-scope API key that way, so reading never changes what decay and pruning decide
@@ -14,12 +19,14 @@ of a read-scope API key that way, so reading never changes what decay and prunin
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from ..errors import ReadOnlyMind
 from ..models import SALIENCE_MAX, Memory
 from .query import query_terms
 
@@ -33,6 +40,8 @@ OVERLAP_MIN_TERMS = 2
 
 
 _SUPPRESSED: ContextVar[bool] = ContextVar("salience_feedback_suppressed", default=False)
+_READ_ONLY_WARNED: set[tuple[str, str]] = set()  # (backend, mind) already warned about
+log = logging.getLogger(__name__)
 
 
 @contextmanager
@@ -80,18 +89,20 @@ def lexical_useful(response: str, memory_text: str) -> bool:
     return len(shared) >= OVERLAP_MIN_TERMS and len(shared) / len(mem) >= OVERLAP_THRESHOLD
 
 
-def record_retrievals(store: Store, ids: Sequence[str], now: datetime) -> list[Memory]:
-    """Apply one retrieval to each memory of `ids` (unknown ids skipped); returns new records.
-
-    Read-modify-write through `Store.update`: concurrent feedback on the same memory may lose
-    one bump, which a popularity signal tolerates.
-    """
-    if _SUPPRESSED.get():
-        return []
-    records = [retrieved(m, now) for m in store.get_many(list(dict.fromkeys(ids)))]
-    if records:
-        store.update(records)
-    return records
+def record_retrievals(store: Store, ids: Sequence[str], now: datetime) -> int:
+    """Apply one retrieval (`retrieved`'s arithmetic) to each memory of `ids` in one atomic
+    store statement; unknown ids are skipped. Returns how many memories were bumped: 0 inside
+    `feedback_suppressed()` and on a read-only mind (logged once per mind)."""
+    if _SUPPRESSED.get() or not ids:
+        return 0
+    try:
+        return store.record_retrievals(ids, now, boost=RETRIEVAL_BOOST)
+    except ReadOnlyMind as e:
+        key = (store.backend, store.mind)
+        if key not in _READ_ONLY_WARNED:
+            _READ_ONLY_WARNED.add(key)
+            log.warning("mind %r is read-only: searches record no retrievals (%s)", store.mind, e)
+        return 0
 
 
 def record_usefulness(store: Store, ids: Sequence[str], useful: bool) -> list[Memory]:

@@ -259,6 +259,20 @@ class Store(LayerStore, IngestStore, MaintenanceStore, AgentStore, Protocol):
         """Delete memories with their vectors and index entries; returns how many existed."""
         ...
 
+    def record_retrievals(self, ids: Sequence[str], now: datetime, *, boost: float) -> int:
+        """Record one retrieval of each memory of `ids` at `now`, in one atomic statement per
+        batch: `retrieval_count + 1`, `last_retrieved_at = now`, and design A's dampened boost
+        `salience = min(salience + boost * (1 - salience / 10), 10)` computed by the database
+        from the stored value (`salience.search.feedback.boosted_salience` is the same
+        arithmetic), so concurrent retrievals never lose a bump. Duplicate ids count once,
+        unknown ids are skipped; returns how many memories were bumped.
+
+        Touches no text, tag, entity or vector (no full-text or postings re-index, no side
+        table, no graph link) and leaves `updated_at` alone. Raises `ReadOnlyMind` when the
+        mind's storage refuses writes.
+        """
+        ...
+
     def get(self, id: str) -> Memory | None: ...
 
     def get_many(self, ids: Sequence[str]) -> list[Memory]:

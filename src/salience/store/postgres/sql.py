@@ -232,6 +232,18 @@ _SET = ", ".join(f"{c} = %s" for c in _WRITE if c != "id")
 UPDATE_MEMORY = f"UPDATE {{s}}.memories SET {_SET} WHERE id = %s"
 UPDATE_MEMORY_VEC = f"UPDATE {{s}}.memories SET {_SET}, embedding = %b WHERE id = %s"
 LOCK_IDS = "SELECT id FROM {s}.memories WHERE id = ANY(%s::text[]) FOR UPDATE"
+# One retrieval per listed memory (Store.record_retrievals): counters and the dampened salience
+# boost from the stored value, in one statement. Rows are locked in pk order first, so two
+# searches bumping overlapping memories wait for each other instead of deadlocking; under READ
+# COMMITTED the waiting UPDATE re-reads the row the other committed (no bump is lost).
+# Parameters: now, boost, ceiling, ceiling, ids.
+RECORD_RETRIEVALS = (
+    "UPDATE {s}.memories m SET retrieval_count = m.retrieval_count + 1, "
+    "last_retrieved_at = %s, "
+    "salience = least(m.salience + %s * (1.0::float8 - m.salience / %s), %s) "
+    "FROM (SELECT pk FROM {s}.memories WHERE id = ANY(%s::text[]) ORDER BY pk FOR UPDATE) l "
+    "WHERE m.pk = l.pk"
+)
 GET_BY_ID = SELECT_MEMORY + " WHERE m.id = %s"
 GET_BY_IDS = SELECT_MEMORY + " WHERE m.id = ANY(%s::text[])"
 FIND_BY_HASH = "SELECT id FROM {s}.memories WHERE content_hash = %s ORDER BY pk LIMIT 1"

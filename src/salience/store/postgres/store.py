@@ -43,8 +43,9 @@ from psycopg.types.json import Json
 from psycopg_pool import PoolTimeout
 
 from ...clock import ensure_utc
-from ...errors import EmbedderMismatch, InvalidInput, NotFound, StoreError
+from ...errors import EmbedderMismatch, InvalidInput, NotFound, ReadOnlyMind, StoreError
 from ...models import (
+    SALIENCE_MAX,
     Candidate,
     EmbeddingInfo,
     Memory,
@@ -240,6 +241,10 @@ class PostgresStore(
             raise StoreError(
                 f"PostgreSQL at {srv.endpoint} failed for {self._where}: {srv.reason(e)}"
             ) from None
+        except psycopg.errors.ReadOnlySqlTransaction as e:
+            raise ReadOnlyMind(
+                f"PostgreSQL refused a write for {self._where} (read-only): {srv.reason(e)}"
+            ) from e
         except psycopg.Error as e:
             raise StoreError(
                 f"PostgreSQL error for {self._where}: {srv.reason(e)}"
@@ -433,6 +438,17 @@ class PostgresStore(
             raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
         self._write_layers(conn, memories, updating=True)
         self._write_postings(conn, memories, updating=True)
+
+    def record_retrievals(self, ids: Sequence[str], now: datetime, *, boost: float) -> int:
+        uniq = list(dict.fromkeys(ids))
+        if not uniq:
+            return 0
+        with self._tx() as conn:
+            cur = conn.execute(
+                self._q(sql.RECORD_RETRIEVALS),
+                (_ts(now), boost, SALIENCE_MAX, SALIENCE_MAX, uniq),
+            )
+            return int(cur.rowcount)
 
     def delete(self, ids: Sequence[str]) -> int:
         if not ids:

@@ -35,8 +35,19 @@ class Postings:
         self._totals: tuple[int, float] = (0, 0.0)
         self._df: dict[str, int] = {}
 
+    def version(self) -> tuple[int, int]:
+        """What the cached statistics are keyed on: (data_version, this connection's
+        total_changes)."""
+        return (int(self._db.execute(sql.DATA_VERSION).fetchone()[0]), self._db.total_changes)
+
+    def unchanged_by(self, before: tuple[int, int], after: tuple[int, int]) -> None:
+        """This connection wrote between `before` and `after` without touching any text
+        (retrieval counters): statistics cached at `before` still hold at `after`."""
+        if self._version == before:
+            self._version = after
+
     def _fresh(self) -> None:
-        v = (int(self._db.execute(sql.DATA_VERSION).fetchone()[0]), self._db.total_changes)
+        v = self.version()
         if v != self._version:
             self._version = v
             n, total = self._db.execute(sql.TEXT_TOTALS).fetchone()

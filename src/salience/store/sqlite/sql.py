@@ -160,6 +160,13 @@ UPDATE_MEMORY = (
     + " WHERE id = ?"
 )
 PK_BY_ID = "SELECT pk FROM memories WHERE id = ?"
+# One retrieval per listed memory (Store.record_retrievals): counters and the dampened salience
+# boost from the stored value. Sets no text column, so the FTS trigger does not fire.
+# Parameters: now, boost, ceiling, ceiling, *ids.
+RECORD_RETRIEVALS = (
+    "UPDATE memories SET retrieval_count = retrieval_count + 1, last_retrieved_at = ?, "
+    "salience = min(salience + ? * (1.0 - salience / ?), ?) WHERE id IN ({marks})"
+)
 IDS_FOR_PKS = "SELECT pk, id FROM memories WHERE pk IN ({marks})"
 GET_BY_ID = SELECT_MEMORY + " WHERE id = ?"
 GET_BY_IDS = SELECT_MEMORY + " WHERE id IN ({marks})"

@@ -7,14 +7,16 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ...clock import SystemClock, format_ts, parse_ts
-from ...errors import EmbedderMismatch, InvalidInput, NotFound, StoreError
+from ...errors import EmbedderMismatch, InvalidInput, NotFound, ReadOnlyMind, StoreError
 from ...models import (
+    SALIENCE_MAX,
     Candidate,
     EmbeddingInfo,
     Memory,
@@ -114,7 +116,7 @@ class SQLiteStore(
             try:
                 self._db.execute(sql.BEGIN_WRITE)
             except sqlite3.OperationalError as e:
-                raise StoreError(f"cannot start a write on {self._path}: {e}") from e
+                raise _write_error(f"cannot start a write on {self._path}: {e}", e) from e
             try:
                 yield self._db
                 self._db.execute(sql.COMMIT)
@@ -125,7 +127,7 @@ class SQLiteStore(
                     with suppress(sqlite3.Error):
                         self._db.execute(sql.ROLLBACK)
                 if isinstance(e, sqlite3.OperationalError):
-                    raise StoreError(f"write on {self._path} failed: {e}") from e
+                    raise _write_error(f"write on {self._path} failed: {e}", e) from e
                 raise
 
     def _migrate(self) -> None:
@@ -275,6 +277,22 @@ class SQLiteStore(
             if removed:
                 self._after_vector_change(fresh, seq, removed=removed)
         return len(removed)
+
+    def record_retrievals(self, ids: Sequence[str], now: datetime, *, boost: float) -> int:
+        uniq = list(dict.fromkeys(ids))
+        if not uniq:
+            return 0
+        bumped = 0
+        with self._lock:
+            with self._tx() as db:
+                before = self._postings.version()  # inside the write lock: the committed state
+                for chunk in _chunks(uniq):
+                    q = sql.RECORD_RETRIEVALS.format(marks=_marks(chunk))
+                    params = (format_ts(now), boost, SALIENCE_MAX, SALIENCE_MAX, *chunk)
+                    bumped += db.execute(q, params).rowcount
+                after = (before[0], db.total_changes)
+            self._postings.unchanged_by(before, after)  # no text changed: keep BM25 statistics
+        return bumped
 
     def _write_side_tables(
         self, db: sqlite3.Connection, pk: int, m: Memory, *, updating: bool = False
@@ -455,6 +473,14 @@ class SQLiteStore(
 
 
 # -- helpers ------------------------------------------------------------------------------------
+def _write_error(message: str, e: sqlite3.OperationalError) -> StoreError:
+    """`ReadOnlyMind` when SQLite refused the write as read-only (SQLITE_READONLY and its
+    extended codes), else `StoreError`."""
+    if getattr(e, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_READONLY:
+        return ReadOnlyMind(f"{message} (the mind is read-only)")
+    return StoreError(message)
+
+
 def _params(m: Memory) -> tuple[Any, ...]:
     return (
         m.id,
