@@ -23,6 +23,7 @@ from .models import (
     MemoryType,
     SearchHit,
     Source,
+    check_id,
     check_text,
     content_hash,
     validate_memory,
@@ -317,7 +318,11 @@ class Mind:
             raise InvalidInput(f"cannot update fields: {', '.join(sorted(unknown))}")
         old = self.get(memory_id)
         target = changes.get("superseded_by")
-        if isinstance(target, str) and target != memory_id and self.store.get(target) is None:
+        if (
+            isinstance(target, str)
+            and target != memory_id
+            and self.store.get(check_id(target)) is None
+        ):
             raise InvalidInput(f"superseded_by: no memory {target} in mind {self.name!r}")
         new = old.copy(**changes, updated_at=self.clock.now())
         if "content" in changes:
