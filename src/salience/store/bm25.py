@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import threading
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -180,11 +181,12 @@ THETA_SAFETY = 0.9
 
 class Scorer:
     """BM25 over a `Source` with MaxScore pruning; remembers recent k-th scores per k (the
-    guess that decides which terms are frequent). One per store; not thread-safe (callers
-    hold the store's lock or use one per connection)."""
+    guess that decides which terms are frequent). One per store; thread-safe (the guesses
+    are behind a lock; the reads are the caller's)."""
 
     def __init__(self) -> None:
         self._thetas: dict[int, deque[float]] = {}
+        self._lock = threading.Lock()
 
     def score(
         self,
@@ -224,14 +226,16 @@ class Scorer:
         return scores, False
 
     def _guess(self, k: int) -> float | None:
-        seen = self._thetas.get(k)
+        with self._lock:
+            seen = sorted(self._thetas.get(k, ()))
         if not seen:
             return None
-        return sorted(seen)[int(THETA_QUANTILE * (len(seen) - 1))] * THETA_SAFETY
+        return seen[int(THETA_QUANTILE * (len(seen) - 1))] * THETA_SAFETY
 
     def _remember(self, k: int, theta: float) -> None:
         if theta > MIN_TEXT_RELEVANCE:
-            self._thetas.setdefault(k, deque(maxlen=THETA_HISTORY)).append(theta)
+            with self._lock:
+                self._thetas.setdefault(k, deque(maxlen=THETA_HISTORY)).append(theta)
 
 
 def squash(x: float) -> float:

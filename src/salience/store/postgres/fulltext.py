@@ -11,7 +11,6 @@ on this store's own writes, so another process's writes show within that time.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -56,7 +55,6 @@ class FullTextMixin:
     _schema: str
     _bm25: bm25.Scorer
     _bm25_stats: tuple[float, int, float, dict[str, int]] | None  # (read at, rows, length, df)
-    _bm25_lock: threading.Lock
 
     if TYPE_CHECKING:  # provided by PostgresStore
 
@@ -67,7 +65,6 @@ class FullTextMixin:
     def _init_text(self) -> None:
         self._bm25 = bm25.Scorer()
         self._bm25_stats = None
-        self._bm25_lock = threading.Lock()
 
     def analyze(self) -> None:
         """Refresh the planner statistics of this mind's memories and postings (`ANALYZE`);
@@ -93,10 +90,7 @@ class FullTextMixin:
             def allowed(pks: list[int]) -> dict[int, str]:
                 return {int(pk): i for pk, i in c.execute(ids_q, (pks, *params))}
 
-            with self._bm25_lock:  # the scorer's guesses; the reads are this call's own
-                return bm25.search(
-                    self._bm25, _Source(self, c), terms, limit, allowed, k1=k1, b=b
-                )
+            return bm25.search(self._bm25, _Source(self, c), terms, limit, allowed, k1=k1, b=b)
 
         return [
             Candidate(id=i, rank=r, score=x) for r, (i, x) in enumerate(self._read(run), start=1)
