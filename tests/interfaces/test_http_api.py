@@ -96,6 +96,7 @@ def test_batch_add_and_paginated_list(live: Live, h: dict[str, str]) -> None:
 
 
 def test_page_size_is_capped(live: Live, h: dict[str, str]) -> None:
+    live.client.post("/v1/minds/notes/memories", json={"content": "x"}, headers=h)  # reads need a mind
     r = live.client.get("/v1/minds/notes/memories", params={"limit": 101}, headers=h)
     assert r.status_code == 422
     assert r.json()["error"]["code"] == "invalid_request"

@@ -47,6 +47,8 @@ ALL_MIND_ROUTES: list[tuple[str, str, bool, dict[str, Any] | None, str]] = [
     ("POST", "/v1/minds/{mind}/context", False, {"query": "secret"}, "context"),
     ("GET", "/v1/minds/{mind}/awareness", False, None, "awareness"),
     ("POST", "/v1/minds/{mind}/awareness", True, {"content": "intruder task"}, "awareness"),
+    ("POST", f"/v1/minds/{{mind}}/awareness/{ID}/complete", True, None, "awareness"),
+    ("DELETE", f"/v1/minds/{{mind}}/awareness/{ID}", True, None, "awareness"),
     ("GET", "/v1/minds/{mind}/identity", False, None, "identity"),
     ("POST", "/v1/minds/{mind}/graph/entities", True, {"name": "Intruder"}, "graph"),
     (
@@ -219,6 +221,8 @@ def test_minds_listing_shows_only_the_keys_minds(world: World) -> None:
 
 
 def test_recall_cannot_pull_in_another_mind(world: World) -> None:
+    # mind "a" must exist to be read (reads never create minds)
+    world.live.client.post("/v1/minds/a/memories", json={"content": "a's note"}, headers=world.key_a)
     r = world.live.client.post(
         "/v1/minds/a/recall", json={"query": "secret", "minds": ["b"]}, headers=world.key_a
     )

@@ -57,6 +57,9 @@ def test_identity_and_graph(live: Live) -> None:
     _needs("identity")
     _needs("graph")
     h = live.key(mind="m")
+    r = live.client.get("/v1/minds/m/identity", headers=h)  # reads never create the mind
+    assert r.status_code == 404 and r.json()["error"]["code"] == "mind_not_found"
+    live.client.post("/v1/minds/m/awareness", json={"content": "a first write"}, headers=h)
     assert live.client.get("/v1/minds/m/identity", headers=h).json() == {"identity": None}
     live.client.post(
         "/v1/minds/m/memories",
