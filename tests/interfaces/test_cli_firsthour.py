@@ -354,3 +354,31 @@ def test_serve_without_any_key_says_how_to_make_one(tmp_path: Path):
         p.terminate()
         err = p.communicate(timeout=30)[1]
     assert "no API keys yet" in err and "salience keys create" in err, err
+
+
+def test_progress_bar_on_a_terminal_shows_total_rate_and_eta(tmp_path: Path):
+    import pty
+
+    box = _mbox(tmp_path / "m.mbox", [(f"Note {i}", f"Remember item number {i}.") for i in range(3)])
+    master, slave = pty.openpty()
+    env = {**os.environ, "SALIENCE_HOME": str(tmp_path), "SALIENCE_EMBEDDER": "hash",
+           "COLUMNS": "160", "TERM": "xterm"}
+    p = subprocess.Popen(
+        [sys.executable, "-m", "salience.interfaces.cli", "import", "mbox", str(box)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave, env=env,
+    )
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    assert p.wait(timeout=300) == 0
+    os.close(master)
+    screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b"".join(chunks).decode(errors="replace"))
+    assert "import mbox" in screen and "3/3" in screen, screen
+    assert "emails/s" in screen and "ETA" in screen and "elapsed" in screen, screen
