@@ -121,3 +121,43 @@ def test_ics_count_reads_in_bounded_blocks(tmp_path: Path) -> None:
         for _ in range(2):
             f.write(b"x" * ((1 << 20) - 5) + b"BEGIN:VEVENT" + b"y" * (11 << 20))
     assert count_items("ics", p) == 2
+
+
+_MBOX_CHILD = """
+import resource, sys
+from pathlib import Path
+from salience.config import Config
+from salience.mind import Mind
+mind = Mind.open("m", config=Config(home=Path(sys.argv[2]), embedder="hash"))
+mind.add("warm up the store and the embedder")
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+report = mind.import_mbox(Path(sys.argv[1]))
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+texts = [m.content for m in mind.list(limit=10)]
+print((peak - base) // 1024, sum("attachment skipped: big.bin" in t for t in texts),
+      sum("the quarterly numbers" in t for t in texts))
+"""
+
+
+def test_mbox_attachments_are_streamed_not_held(tmp_path: Path) -> None:
+    import base64
+
+    path = tmp_path / "big.mbox"
+    blob = base64.encodebytes(os.urandom(30 * 1024 * 1024))  # a 30 MB attachment, 76-char lines
+    with path.open("wb") as f:
+        f.write(b"From a@x Thu Jan  1 00:00:00 2026\nFrom: Ana <a@x>\nTo: b@x\n"
+                b"Subject: numbers\nMessage-ID: <m1@x>\nMIME-Version: 1.0\n"
+                b'Content-Type: multipart/mixed; boundary="BOUND"\n\n'
+                b"--BOUND\nContent-Type: text/plain\n\nHere are the quarterly numbers.\n"
+                b"--BOUND\nContent-Type: application/octet-stream\n"
+                b'Content-Disposition: attachment; filename="big.bin"\n'
+                b"Content-Transfer-Encoding: base64\n\n")
+        f.write(blob)
+        f.write(b"--BOUND--\n\nFrom c@x Thu Jan  1 00:00:00 2026\nFrom: c@x\nSubject: hi\n"
+                b"Message-ID: <m2@x>\n\nA second, plain message.\n")
+    r = subprocess.run([sys.executable, "-c", _MBOX_CHILD, str(path), str(tmp_path / "home")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    grown_mb, noted, text = (int(x) for x in r.stdout.split())
+    assert noted == 1 and text == 1, r.stdout
+    assert grown_mb < 60, f"peak RSS grew {grown_mb} MB importing a 40 MB mbox"

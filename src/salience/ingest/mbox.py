@@ -1,4 +1,4 @@
-"""Emails from an mbox file (stdlib `mailbox` + `email`), as items of the email path.
+"""Emails from an mbox file (streamed line by line, parsed with stdlib `email`), as items of the email path.
 
 Each message becomes one item: Subject/From/To/Date header lines, then the text body. The body
 is the first text/plain part; an HTML-only message is converted to text crudely (tags dropped,
@@ -15,12 +15,12 @@ import email.header
 import email.utils
 import hashlib
 import html
-import mailbox
 import re
 from collections.abc import Iterator
 from datetime import datetime
 from email.message import Message
 from pathlib import Path
+from typing import IO
 
 from ..clock import ensure_utc
 from ..errors import InvalidInput
@@ -86,7 +86,9 @@ def message_body(msg: Message, *, max_bytes: int) -> tuple[str, list[str]]:
         disposition = (part.get("Content-Disposition") or "").lower()
         filename = part.get_filename()
         if "attachment" in disposition or filename or not ctype.startswith("text/"):
-            size = len(part.get_payload(decode=False) or "")
+            skipped = part.get(SKIPPED_HEADER)
+            size = (int(skipped) if skipped and str(skipped).isdigit()
+                    else len(part.get_payload(decode=False) or ""))
             name = decode_header(filename) if filename else "unnamed"
             notes.append(f"[attachment skipped: {name} ({ctype}, ~{_approx(size * 3 // 4)})]")
             continue
@@ -160,33 +162,134 @@ def read_mbox(path: Path, *, source: str, max_body_bytes: int = 64_000) -> Itera
     """Records of every message in the mbox at `path` (a message that cannot be parsed
     becomes a record with an error note and no item).
 
-    Raises `InvalidInput` if `path` is not a readable file.
+    The file is streamed: lines are read one at a time (each at most `_MAX_LINE` bytes) and
+    the body of an attachment part is skipped as it is read, only its size kept, so a 150 MB
+    attachment never sits in memory. Raises `InvalidInput` if `path` is not a readable file.
     """
     if not path.is_file():
         raise InvalidInput(f"{path} is not a file")
     try:
-        box = mailbox.mbox(str(path), create=False)
-    except Exception as e:
+        f = path.open("rb")
+    except OSError as e:
         raise InvalidInput(f"cannot read mbox {path}: {e}") from None
-    try:
-        for n, key in enumerate(box.iterkeys()):
+    with f:
+        for n, raw in enumerate(_stream_messages(f)):
             try:
-                msg = box.get_message(key)
+                msg = email.message_from_bytes(raw)
                 yield message_record(msg, source=source, max_bytes=max_body_bytes)
             except Exception as e:  # one broken message never stops the import
                 yield SourceRecord(key=f"broken:{n}", item=None,
                                    notes=[f"message {n}: {type(e).__name__}: {e}"])
-    finally:
-        box.close()
+
+
+_MAX_LINE = 1 << 20  # longer "lines" are read in pieces
+_KEPT_BODY = 4 << 20  # bytes of text parts kept per message (the body limit cuts further)
+SKIPPED_HEADER = "X-Salience-Skipped-Bytes"
+_BOUNDARY_RE = re.compile(rb'boundary\s*=\s*(?:"([^"]+)"|([^\s;]+))', re.IGNORECASE)
+
+
+def _stream_messages(f: IO[bytes]) -> Iterator[bytes]:
+    """The messages of an mbox stream (split at `From ` lines), each with the bodies of its
+    attachment parts replaced by nothing and their sizes in a `X-Salience-Skipped-Bytes`
+    header of the part."""
+    current: _Slimmer | None = None
+    while line := f.readline(_MAX_LINE):
+        if line.startswith(b"From ") and (current is None or current.at_line_start):
+            if current is not None:
+                yield current.finish()
+            current = _Slimmer()
+            continue
+        if current is not None:
+            current.feed(line)
+    if current is not None:
+        yield current.finish()
+
+
+class _Slimmer:
+    """Rebuilds one message line by line, dropping attachment bodies (MIME state machine)."""
+
+    def __init__(self) -> None:
+        self.out: list[bytes] = []
+        self.kept = 0
+        self.boundaries: list[bytes] = []
+        self.in_headers = True  # the message's or a part's header block
+        self.headers: list[bytes] = []
+        self.skipping = False
+        self.skipped = 0
+        self.at_line_start = True
+
+    def feed(self, line: bytes) -> None:
+        self.at_line_start = line.endswith(b"\n")
+        if self.in_headers:
+            self.headers.append(line)
+            if line.strip() == b"":
+                self._end_headers()
+            return
+        stripped = line.rstrip(b"\r\n")
+        for i in range(len(self.boundaries) - 1, -1, -1):
+            b = self.boundaries[i]
+            if stripped == b"--" + b:  # the next part of this multipart: its headers follow
+                self._end_part()
+                self._emit(line)
+                self.in_headers, self.headers = True, []
+                return
+            if stripped == b"--" + b + b"--":  # this multipart ends: back to its parent's body
+                self._end_part()
+                self._emit(line)
+                del self.boundaries[i:]
+                return
+        if self.skipping:
+            self.skipped += len(line)
+        elif self.kept < _KEPT_BODY:
+            self._emit(line)
+
+    def _end_headers(self) -> None:
+        block = b"".join(self.headers).lower()
+        self.in_headers = False
+        m = _BOUNDARY_RE.search(block) if b"multipart/" in block else None
+        if m is not None:
+            self.boundaries.append(m.group(1) or m.group(2))
+        ctype = re.search(rb"content-type:\s*([^;\s]+)", block)
+        kind = ctype.group(1) if ctype else b"text/plain"
+        self.skipping = m is None and (
+            b"attachment" in block or b"filename" in block
+            or not (kind.startswith(b"text/") or kind.startswith(b"multipart/")
+                    or kind.startswith(b"message/"))
+        )
+        self.skipped = 0
+        self.part_headers = list(self.headers)
+        if not self.skipping:
+            self.out.extend(self.headers)
+
+    def _end_part(self) -> None:
+        if self.skipping:
+            self.out.extend(self.part_headers[:-1])
+            self.out.append(f"{SKIPPED_HEADER}: {self.skipped}\r\n\r\n".encode())
+            self.skipping = False
+        if self.in_headers and self.headers:  # a part that ended inside its headers
+            self.out.extend(self.headers)
+            self.headers = []
+
+    def _emit(self, line: bytes) -> None:
+        self.out.append(line)
+        self.kept += len(line)
+
+    def finish(self) -> bytes:
+        self._end_part()
+        if self.in_headers:
+            self.out.extend(self.headers)
+        return b"".join(self.out)
 
 
 def count_mbox(path: Path) -> int | None:
-    """Number of messages (for a progress bar), or None if it cannot be counted cheaply."""
+    """Number of messages (for a progress bar): `From ` lines, read in bounded pieces; None
+    if the file cannot be read."""
+    n, at_start = 0, True
     try:
-        box = mailbox.mbox(str(path), create=False)
-        try:
-            return len(box)
-        finally:
-            box.close()
-    except Exception:
+        with path.open("rb") as f:
+            while line := f.readline(_MAX_LINE):
+                n += at_start and line.startswith(b"From ")
+                at_start = line.endswith(b"\n")
+    except OSError:
         return None
+    return n
