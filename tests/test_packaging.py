@@ -23,9 +23,10 @@ pytest.importorskip("build")
 
 def _tracked_copy(dest: Path) -> Path:
     """The files git tracks (as they are in the working tree), copied to `dest`."""
-    names = subprocess.run(
-        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
-    ).stdout.decode().split("\0")
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True)
+    if listed.returncode != 0:
+        pytest.skip("needs a git checkout (the package is built from the tracked files)")
+    names = listed.stdout.decode().split("\0")
     for name in filter(None, names):
         src = ROOT / name
         if src.is_file():
