@@ -254,6 +254,15 @@ class ServerDB:
                 )
         return self.register_mind(name, principal.tenant)
 
+    def unregister_mind(self, name: str) -> int:
+        """Forget mind `name` (after it was dropped): its registry entry goes, so the name is
+        free again, and so does every key bound to it (revoked or not), so no old key reaches
+        a new mind of that name. Returns how many keys were deleted. Idempotent."""
+        with self._tx() as db:
+            gone = db.execute(sql.DELETE_MIND_KEYS, (name,)).rowcount
+            db.execute(sql.DELETE_MIND, (name,))
+        return gone
+
     def mind(self, name: str) -> MindEntry:
         """A registered mind. Raises `NotFound`."""
         with self._lock:

@@ -251,7 +251,7 @@ def create_app(
     _register_recall_routes(app, Caller, Reader, Writer, pool, db)
     register_layer_routes(app, Reader, Writer)
     register_record_routes(app, Reader, Writer)
-    register_agent_routes(app, Writer)
+    register_agent_routes(app, Writer, Caller)
     return app
 
 

@@ -1,5 +1,6 @@
 """HTTP routes of the agent path: conversation turns through triage (`POST …/turns`), the
-heartbeat that drains them (`POST …/heartbeat`) and file imports (`POST …/import/{kind}`).
+heartbeat that drains them (`POST …/heartbeat`), file imports (`POST …/import/{kind}`), and the
+hard deletes: every memory (`DELETE …/memories`) or the whole mind (`DELETE /v1/minds/{mind}`).
 `POST …/memories` is the direct save (no triage, admission or distillation; `Mind.add`'s
 contradiction check still runs).
 
@@ -9,11 +10,13 @@ on the event loop.
 """
 
 import re
+import shutil
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request, Response
+from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -104,9 +107,34 @@ def forget_all(m: Any) -> int:
         gone += m.store.delete(ids)
 
 
-def register_agent_routes(app: FastAPI, Writer: Any) -> None:
-    """Add `POST /v1/minds/{mind}/turns`, `…/heartbeat`, `…/import/{kind}` and
-    `DELETE /v1/minds/{mind}/memories`."""
+def drop_served_mind(app: FastAPI, who: Any, name: str, confirm: str) -> dict[str, Any]:
+    """Drop mind `name` of a server for caller `who` (write scope on the mind): the pool closes
+    it and refuses it meanwhile, `store.catalog.drop_mind` deletes its storage (SQLite file,
+    -wal/-shm, HNSW graph; PostgreSQL schema), leftover uploads go, and the registry forgets
+    the name and deletes the keys bound to it, so the name is free and carries no old data.
+
+    Raises `Forbidden` (checked first), `InvalidInput` (`confirm` is not `name`),
+    `ConflictError` (a request is using the mind), `MindNotFound`."""
+    from ..store.catalog import MindNotFound, drop_mind
+
+    pool, db, config = app.state.pool, app.state.server_db, app.state.config
+    entry = db.authorize(who, name, "write")
+    if confirm != name:
+        raise InvalidInput(f"to drop mind {name!r} and everything in it, pass confirm={name}")
+    with pool.dropping(name):
+        try:
+            drop_mind(config, name)
+        except MindNotFound:
+            if entry is None:  # neither stored nor registered
+                raise
+        shutil.rmtree(Path(config.home) / "uploads" / name, ignore_errors=True)
+        deleted = db.unregister_mind(name) if entry is not None else 0
+    return {"dropped": name, "keys_deleted": deleted}
+
+
+def register_agent_routes(app: FastAPI, Writer: Any, Caller: Any) -> None:
+    """Add `POST /v1/minds/{mind}/turns`, `…/heartbeat`, `…/import/{kind}`,
+    `DELETE /v1/minds/{mind}/memories` and `DELETE /v1/minds/{mind}`."""
 
     @app.post(
         "/v1/minds/{mind}/turns",
@@ -177,3 +205,17 @@ def register_agent_routes(app: FastAPI, Writer: Any) -> None:
             raise InvalidInput(f"to delete every memory of {mind!r}, pass confirm={mind}")
         return {"deleted": forget_all(m)}
 
+
+    @app.delete("/v1/minds/{mind}", tags=["minds"])
+    def drop_mind(
+        mind: Annotated[str, PathParam(max_length=64, description="Mind name.")],
+        who: Caller,
+        confirm: Annotated[
+            str, Query(max_length=64, description="The mind's name again, to confirm.")
+        ],
+    ) -> dict[str, Any]:
+        """Drop the mind: every memory, index, vector, file (the SQLite database, its WAL and
+        the HNSW graph) or its PostgreSQL schema. The name is then free (keys bound to it are
+        deleted; the owner may create it again, empty). Needs write scope and
+        `?confirm=<mind>`; 409 while another request is using the mind."""
+        return drop_served_mind(app, who, mind, confirm)

@@ -36,6 +36,7 @@ class MindPool:
         self._embedders: dict[str, Embedder] = {}  # by tier name; "" = no tenant
         self._lock = threading.Lock()
         self._closed = False
+        self._dropping: set[str] = set()  # minds being dropped now (see `dropping`)
 
     def get(self, name: str, tenant: str | None, *, create: bool = True) -> Mind:
         """The open mind called `name` (opening it on first use; creating it only if `create`:
@@ -60,6 +61,26 @@ class MindPool:
                 idle = self._evict_locked()
             _close_all(idle)
 
+    @contextmanager
+    def dropping(self, name: str) -> Iterator[None]:
+        """Close mind `name` and keep it closed while the block deletes its storage: requests
+        for it meanwhile fail with `ConflictError`. Raises `ConflictError` when a request is
+        using the mind now (the caller must not hold a lease on it)."""
+        from ..errors import ConflictError
+
+        with self._lock:
+            if name in self._leases or name in self._dropping:
+                raise ConflictError(f"mind {name!r} is in use; retry the drop")
+            self._dropping.add(name)
+            mind = self._minds.pop(name, None)
+        try:
+            if mind is not None:
+                mind.close()
+            yield
+        finally:
+            with self._lock:
+                self._dropping.discard(name)
+
     def open_count(self) -> int:
         """How many minds are open now."""
         return len(self._minds)
@@ -70,6 +91,10 @@ class MindPool:
                 from ..errors import StoreError
 
                 raise StoreError("the server is shutting down")
+            if name in self._dropping:
+                from ..errors import ConflictError
+
+                raise ConflictError(f"mind {name!r} is being dropped")
             mind = self._minds.get(name)
             if mind is None:
                 from ..mind import Mind

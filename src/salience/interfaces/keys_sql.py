@@ -61,12 +61,14 @@ LIST_KEYS = """
 SELECT key_id, key_hash, mind, tenant, scope, label, created_at, revoked_at
 FROM api_keys ORDER BY created_at, key_id"""
 REVOKE_KEY = "UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL"
+DELETE_MIND_KEYS = "DELETE FROM api_keys WHERE mind = ?"
 
 # -- minds -----------------------------------------------------------------------------------
 INSERT_MIND = "INSERT INTO minds (name, tenant, created_at) VALUES (?, ?, ?)"
 GET_MIND = "SELECT name, tenant, created_at FROM minds WHERE name = ?"
 LIST_MINDS = "SELECT name, tenant, created_at FROM minds ORDER BY name"
 LIST_TENANT_MINDS = "SELECT name, tenant, created_at FROM minds WHERE tenant = ? ORDER BY name"
+DELETE_MIND = "DELETE FROM minds WHERE name = ?"
 
 # -- tenants ---------------------------------------------------------------------------------
 UPSERT_TENANT = """
