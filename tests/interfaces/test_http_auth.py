@@ -60,6 +60,12 @@ ALL_MIND_ROUTES: list[tuple[str, str, bool, dict[str, Any] | None, str]] = [
     ),
     ("GET", f"/v1/minds/{{mind}}/graph/entities/{ID}/neighbors", False, None, "graph"),
     ("GET", "/v1/minds/{mind}/graph/about", False, {"name": "secret"}, "graph"),
+    # the agent path and the hard deletes (issue 18); a confirmation naming "b" would drop b
+    ("POST", "/v1/minds/{mind}/turns", True, {"user": "intruder was here"}, "remember_turn"),
+    ("POST", "/v1/minds/{mind}/heartbeat", True, None, "heartbeat"),
+    ("POST", "/v1/minds/{mind}/import/{kind}", True, None, "import_chat"),
+    ("DELETE", "/v1/minds/{mind}/memories", True, {"confirm": "b"}, "list"),
+    ("DELETE", "/v1/minds/{mind}", True, {"confirm": "b"}, "close"),
 ]
 MIND_ROUTES = [r[:4] for r in ALL_MIND_ROUTES if hasattr(Mind, r[4])]
 ID_ROUTES = [r for r in MIND_ROUTES if ID in r[1] or ID in str(r[3])]
@@ -85,7 +91,7 @@ def world(tmp_path: Path) -> Iterator[World]:
 
 
 def _call(live: Live, method: str, path: str, mind: str, mid: str, body: Any, headers: Any) -> Any:
-    url = path.replace("{mind}", mind).replace(ID, mid)
+    url = path.replace("{mind}", mind).replace(ID, mid).replace("{kind}", "chat")
     if isinstance(body, dict):
         body = {k: ([mid] if v == [ID] else v) for k, v in body.items()}
     if method in ("GET", "DELETE"):
