@@ -218,7 +218,7 @@ def test_fuzz_http_write_routes(live: Live, rec: dict[str, Any]) -> None:
 
 
 # -- MCP -------------------------------------------------------------------------------------
-@fuzz(35)
+@fuzz(20)
 @given(rec=_record)
 def test_fuzz_mcp_add_memory(mind: Mind, rec: dict[str, Any]) -> None:
     pytest.importorskip("mcp")

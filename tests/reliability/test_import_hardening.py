@@ -71,7 +71,7 @@ def test_malformed_exports_are_invalid_input(mind: Mind, case: str) -> None:
 
 def test_cli_restore_prints_no_traceback(tmp_path: Path) -> None:
     env = {**os.environ, "SALIENCE_HOME": str(tmp_path / "home"), "SALIENCE_EMBEDDER": "hash"}
-    for case in ("content-int", "bad-b64", "deep-line", "relation-bad-date"):
+    for case in ("bad-b64", "deep-line"):
         path = tmp_path / f"{case}.jsonl"
         path.write_text(MALFORMED[case])
         r = subprocess.run(
