@@ -191,10 +191,11 @@ def main() -> None:
     db.close()
     minds = [f"soak{run}-m{i}" for i in range(args.tenants)]
     port = free_port()
+    log = (home / "server.log").open("wb")  # a file, never a pipe: a full pipe blocks the server
     server = subprocess.Popen(
         [sys.executable, "-m", "salience.interfaces.cli", "serve", "--port", str(port),
          "--log-level", "warning"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env=env, stdout=subprocess.DEVNULL, stderr=log,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -205,7 +206,7 @@ def main() -> None:
             except httpx.HTTPError:
                 time.sleep(0.1)
         else:
-            raise SystemExit("server did not start: " + (server.stderr.read() or b"").decode())
+            raise SystemExit("server did not start: " + (home / "server.log").read_text()[-2000:])
         for key, mind in zip(keys, minds, strict=True):
             r = httpx.post(f"{base}/v1/minds", json={"name": mind},
                            headers={"Authorization": f"Bearer {key}"}, timeout=60)
@@ -253,6 +254,9 @@ def main() -> None:
             server.wait(timeout=60)
         except subprocess.TimeoutExpired:
             server.kill()
+        log.close()
+        tail = (home / "server.log").read_text(errors="replace").strip().splitlines()
+        print(f"server log: {len(tail)} lines" + (f", last: {tail[-1][:200]}" if tail else ""))
         if pg is not None:
             pg.stop()
         shutil.rmtree(home, ignore_errors=True)
