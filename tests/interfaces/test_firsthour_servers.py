@@ -119,3 +119,27 @@ def test_readme_system_prompt_snippet_runs_every_time(tmp_path: Path, monkeypatc
             "Draft the Apollo launch plan", "Waiting on Bob's budget numbers",
         ]
         assert mind.context("When is the Apollo launch?").text.count("Draft the Apollo") == 1
+
+
+def test_mcp_tools_take_id_prefixes(tmp_path: Path):
+    async def body() -> dict[str, Any]:
+        with open(tmp_path / "mcp-stderr.log", "w") as errlog:
+            async with (
+                stdio_client(_params(tmp_path), errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                a = _data(await session.call_tool("add_memory", {"content": "Maya likes tea."}))
+                b = _data(await session.call_tool("add_memory", {"content": "Bob likes coffee."}))
+                got = _data(await session.call_tool("get_memory", {"memory_id": a["id"][:28]}))
+                common = a["id"]
+                while not b["id"].startswith(common):
+                    common = common[:-1]
+                ambiguous = await session.call_tool("get_memory", {"memory_id": common})
+                gone = _data(await session.call_tool("delete_memory", {"memory_id": b["id"][:28]}))
+                return {"a": a, "b": b, "got": got, "ambiguous": ambiguous, "gone": gone}
+
+    out = anyio.run(body)
+    assert out["got"]["id"] == out["a"]["id"]
+    assert out["ambiguous"].is_error and "ambiguous_id" in out["ambiguous"].content[0].text
+    assert out["gone"] == {"deleted": out["b"]["id"]}

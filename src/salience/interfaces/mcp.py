@@ -54,7 +54,12 @@ SourceName = Literal[tuple(s.value for s in Source)]  # type: ignore[valid-type]
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 MemoryIdArg = Annotated[
-    str, Field(description="A memory id as returned by add_memory or search_memories.")
+    str,
+    Field(
+        description="A memory id as returned by add_memory or search_memories (a unique "
+        "prefix of it is enough).",
+        max_length=64,
+    ),
 ]
 TagsArg = Annotated[
     list[str] | None,
@@ -187,7 +192,7 @@ def create_server(mind: Mind, *, name: str = "salience") -> MCPServer:
     @server.tool()
     def get_memory(memory_id: MemoryIdArg) -> dict[str, Any]:
         """Read one memory by id."""
-        return _memory(_call(lambda: mind.get(memory_id)))
+        return _memory(_call(lambda: mind.get(mind.resolve_id(memory_id))))
 
     @server.tool()
     def update_memory(
@@ -220,13 +225,14 @@ def create_server(mind: Mind, *, name: str = "salience") -> MCPServer:
         }
         if not changes:
             raise _fail(InvalidInput("give at least one field to change"))
-        return _memory(_call(lambda: mind.update(memory_id, **changes)))
+        return _memory(_call(lambda: mind.update(mind.resolve_id(memory_id), **changes)))
 
     @server.tool()
     def delete_memory(memory_id: MemoryIdArg) -> dict[str, Any]:
         """Forget a memory permanently. Prefer update_memory for corrections."""
-        _call(lambda: mind.delete(memory_id))
-        return {"deleted": memory_id}
+        full = _call(lambda: mind.resolve_id(memory_id))
+        _call(lambda: mind.delete(full))
+        return {"deleted": full}
 
     _register_recall_tools(server, mind)
     register_agent_tools(server, mind, _call, _memory)
