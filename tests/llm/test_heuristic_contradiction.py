@@ -339,3 +339,11 @@ def test_a_clause_without_a_subject_continues_the_thing_before_it() -> None:
     old = "The new target for the first release is 22 May."
     assert [c.value for c in claims(new) if c.attribute == "when"] == ["12 june"]
     assert brain.contradicts(_turn(new), [_turn(old)]) == [0]
+
+
+def test_a_setting_makes_its_own_slot() -> None:
+    """The reviewer's held-out false supersession: both are true at once."""
+    work, home = "I use VS Code at work.", "at home I mostly use Neovim for hobby stuff"
+    for x, y in ((work, home), (home, work)):
+        assert brain.contradicts(_turn(x), [_turn(y)]) == []
+    assert brain.contradicts(_turn("I use Neovim at work now."), [_turn(work)]) == [0]

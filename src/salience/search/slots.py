@@ -86,7 +86,7 @@ def slot_terms(text: str, *, claims_fn: ClaimsFn = claims) -> list[str]:
     Leeds"); these terms are the second way in. The claim check decides, precisely."""
     terms: list[str] = []
     for c in claims_fn(text):
-        attr = c.attribute.split(":", 1)[0]
+        attr = c.attribute.split("@", 1)[0].split(":", 1)[0]
         if c.kind == "thing":
             if c.marked:
                 terms += [w for w in c.subject.split() if len(w) > 3]
@@ -163,7 +163,7 @@ def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn =
     preference. A person's fixed slots (residence, employer, manager, …) need no shared word."""
     named = {stem(w) for w in words(query)} - _QUESTION_WORDS if query is not None else None
     for c in claims_fn(statement_text(memory)):
-        base = c.attribute.split(":", 1)[0].split(" ", 1)[0]
+        base = c.attribute.split("@", 1)[0].split(":", 1)[0].split(" ", 1)[0]
         if c.attribute not in slots and base not in slots:
             continue
         if named is not None and (c.kind == "thing" or base in _OPEN_SLOTS):

@@ -282,6 +282,16 @@ class _Ctx:
     episodic: bool = False
     subject: str | None = None  # the subject phrase the clause inherits
     line: str = ""
+    setting: str = ""  # where a habit or tool holds ("work", "home"): its own slot
+
+
+#: a setting that makes a tool or a habit hold only there ("I use VS Code at work" and "at home I
+#: use Neovim" are both true)
+_SETTING_RE = re.compile(
+    r"\b(?:at|for|in)\s+(?:the\s+)?(work|home|the office|office|school|uni|university|"
+    r"weekends?|hobby|hobbies|fun|side projects?|personal (?:stuff|projects?))\b", re.I
+)
+_SETTING_SLOTS = frozenset({"use", "tool", "habit", "like", "choice"})
 
 
 _NAME = (r"(?-i:(?!I\b)[A-Z][\w'’.&-]*(?:\s+(?:of\s+|de\s+|van\s+|von\s+|&\s+)?(?!I\b)"
@@ -564,6 +574,8 @@ def _mk(subject: str | None, attribute: str, value: str | None, ctx: _Ctx, *,
         kind: str = "") -> list[Claim]:
     if not subject or not value:
         return []
+    if ctx.setting and attribute.split(":", 1)[0].split(" ", 1)[0] in _SETTING_SLOTS:
+        attribute = f"{attribute}@{ctx.setting}"
     base = ctx.thing_marked if kind == "thing" else ctx.marked
     return [Claim(subject, attribute, value, negated, category, numbers, base,
                   kind or _kind(subject))]
@@ -2160,6 +2172,8 @@ def _segment_claims(seg: Segment) -> list[Claim]:
                 clause = f"{ctx.subject or 'i'} {clause.lstrip()}"
                 if ctx.subject is None:
                     ctx.subject = "i"
+            setting = _SETTING_RE.search(clause)
+            ctx.setting = setting.group(1).lower().split()[-1].rstrip("s") if setting else ""
             found = _clause_claims(clause, ctx)
             out.extend(found)
             _update_person(ctx, found, clause)
