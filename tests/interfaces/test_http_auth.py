@@ -66,6 +66,46 @@ ALL_MIND_ROUTES: list[tuple[str, str, bool, dict[str, Any] | None, str]] = [
     ("POST", "/v1/minds/{mind}/import/{kind}", True, None, "import_chat"),
     ("DELETE", "/v1/minds/{mind}/memories", True, {"confirm": "b"}, "list"),
     ("DELETE", "/v1/minds/{mind}", True, {"confirm": "b"}, "close"),
+    # design B's agent records (issue 20); {name} is procedure "p", ids are unknown ("r1")
+    ("GET", "/v1/minds/{mind}/procedures", False, None, "procedures"),
+    (
+        "POST",
+        "/v1/minds/{mind}/procedures",
+        True,
+        {"name": "intruder", "template": "do {x}"},
+        "procedures",
+    ),
+    (
+        "POST",
+        "/v1/minds/{mind}/procedures/{name}/versions",
+        True,
+        {"template": "do {x} badly"},
+        "procedures",
+    ),
+    ("GET", "/v1/minds/{mind}/procedures/{name}/best", False, None, "procedures"),
+    (
+        "POST",
+        "/v1/minds/{mind}/procedures/{procedure_id}/outcomes",
+        True,
+        {"success": False},
+        "procedures",
+    ),
+    (
+        "POST",
+        "/v1/minds/{mind}/signals",
+        True,
+        {"category": "correction", "pattern_key": "intruder"},
+        "signals",
+    ),
+    ("GET", "/v1/minds/{mind}/signals", False, None, "signals"),
+    ("POST", "/v1/minds/{mind}/signals/surfaced", True, {"ids": ["r1"]}, "signals"),
+    ("POST", "/v1/minds/{mind}/traces", True, {"task": "intrude", "outcome": "success"}, "traces"),
+    ("GET", "/v1/minds/{mind}/traces", False, None, "traces"),
+    ("POST", "/v1/minds/{mind}/evolution", True, {"target": "procedure:p"}, "evolution"),
+    ("POST", "/v1/minds/{mind}/evolution/{run_id}/evaluate", True, {}, "evolution"),
+    ("GET", "/v1/minds/{mind}/evolution", False, None, "evolution"),
+    ("POST", "/v1/minds/{mind}/installs", True, {"capability": "x", "kind": "mcp"}, "installs"),
+    ("GET", "/v1/minds/{mind}/installs", False, None, "installs"),
 ]
 MIND_ROUTES = [r[:4] for r in ALL_MIND_ROUTES if hasattr(Mind, r[4])]
 ID_ROUTES = [r for r in MIND_ROUTES if ID in r[1] or ID in str(r[3])]
@@ -92,6 +132,7 @@ def world(tmp_path: Path) -> Iterator[World]:
 
 def _call(live: Live, method: str, path: str, mind: str, mid: str, body: Any, headers: Any) -> Any:
     url = path.replace("{mind}", mind).replace(ID, mid).replace("{kind}", "chat")
+    url = url.replace("{name}", "p").replace("{procedure_id}", "r1").replace("{run_id}", "r1")
     if isinstance(body, dict):
         body = {k: ([mid] if v == [ID] else v) for k, v in body.items()}
     if method in ("GET", "DELETE"):
@@ -116,8 +157,10 @@ def test_route_table_covers_the_api(world: World) -> None:
         for method in ops
         if path != "/v1/health"
     }
+    served = {"entities/" + ID: "entities/{entity_id}", "awareness/" + ID: "awareness/{item_id}"}
     expected = {
-        (m, p.replace("entities/" + ID, "entities/{entity_id}")) for m, p, _, _ in MIND_ROUTES
+        (m, next((p.replace(k, v) for k, v in served.items() if k in p), p))
+        for m, p, _, _ in MIND_ROUTES
     } | {(m, p) for m, p, _ in OTHER_ROUTES}
     assert actual == expected
 
@@ -164,6 +207,10 @@ def test_read_only_key(world: World, method: str, path: str, write: bool, body: 
     own = world.live.client.post(
         "/v1/minds/a/memories", json={"content": "a's own"}, headers=world.key_a
     ).json()["id"]
+    if "{name}" in path:  # the procedure the path names
+        world.live.client.post(
+            "/v1/minds/a/procedures", json={"name": "p", "template": "t"}, headers=world.key_a
+        )
     r = _call(world.live, method, path, "a", own, body, world.key_a_read)
     if write:
         assert r.status_code == 403, r.text
