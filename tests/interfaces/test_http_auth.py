@@ -291,3 +291,27 @@ def test_keys_never_reach_the_logs(world: World, caplog: pytest.LogCaptureFixtur
     world.live.client.get("/v1/minds/b/stats", headers=h)
     world.live.client.get("/v1/minds/a/stats", headers={"Authorization": f"Bearer {key}x"})
     assert key not in caplog.text
+
+
+def test_b_record_ids_through_a_path_find_nothing(world: World) -> None:
+    live, kb, ka = world.live, world.key_b, world.key_a
+    proc = live.client.post(
+        "/v1/minds/b/procedures", json={"name": "p", "template": "t"}, headers=kb
+    ).json()
+    run = live.client.post(
+        "/v1/minds/b/evolution", json={"target": "procedure:p"}, headers=kb
+    ).json()
+    live.client.post("/v1/minds/a/memories", json={"content": "a exists"}, headers=ka)
+    for path, body in (
+        (f"/v1/minds/a/procedures/{proc['id']}/outcomes", {"success": False}),
+        (f"/v1/minds/a/evolution/{run['id']}/evaluate", {}),
+        ("/v1/minds/a/procedures/p/versions", {"template": "by a"}),
+    ):
+        r = live.client.post(path, json=body, headers=ka)
+        assert r.status_code == 404, (path, r.text)
+    assert live.client.get("/v1/minds/a/procedures", headers=ka).json() == {"items": []}
+    after = live.client.get("/v1/minds/b/procedures", headers=kb).json()["items"]
+    assert [(p["id"], p["version"]) for p in after] == [(proc["id"], proc["version"])]
+    assert after[0] == proc
+    runs = live.client.get("/v1/minds/b/evolution", headers=kb).json()["items"]
+    assert runs == [run]
