@@ -159,7 +159,9 @@ def _close_all(minds: list[Mind]) -> None:
 class ReadOnlyMind:
     """What a read-scope API key holds: the pooled `Mind`, with every method call run inside
     `feedback_suppressed()` (its searches, prefetches, catch-ups and recalls record no
-    retrievals, so a read key cannot keep a memory from decaying or being pruned)."""
+    retrievals, so a read key cannot keep a memory from decaying or being pruned), and
+    `context()` showing improvement signals without marking them surfaced (a read key cannot
+    hide a signal from the next writer's prompt)."""
 
     def __init__(self, mind: Mind) -> None:
         self._mind = mind
@@ -173,6 +175,8 @@ class ReadOnlyMind:
         def call(*args: Any, **kwargs: Any) -> Any:
             from ..search.feedback import feedback_suppressed
 
+            if name == "context":
+                kwargs["surface_signals"] = False
             with feedback_suppressed():
                 return attr(*args, **kwargs)
 
