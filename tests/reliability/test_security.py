@@ -159,6 +159,8 @@ def test_http_request_and_result_size_limits(tmp_path: Path, monkeypatch: pytest
     with TestClient(app) as c:
         big = {"content": "x" * 70_000}
         assert c.post("/v1/minds/lim/memories", json=big).status_code == 413
+        # reads need an existing mind (issue 19: an unknown one is 404 before any validation)
+        assert c.post("/v1/minds/lim/memories", json={"content": "hello"}).status_code == 201
         r = c.post("/v1/minds/lim/search", json={"query": "x", "limit": S.MAX_PAGE + 1})
         assert r.status_code == 422
         r = c.get("/v1/minds/lim/memories", params={"limit": S.MAX_PAGE + 1})
