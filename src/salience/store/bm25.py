@@ -92,7 +92,10 @@ def postings_rows(pk: int, content: str, summary: str, entities: Sequence[str]) 
 
 
 def idf(rows: int, hits: int) -> float:
-    """FTS5's IDF of a term found in `hits` of `rows` rows (1e-6 past half of the rows)."""
+    """FTS5's IDF of a term found in `hits` of `rows` rows (1e-6 past half of the rows). The
+    row count and a term's hits are read at different moments, so concurrent writers can make
+    `hits` exceed `rows`: that term is then in (at least) every row."""
+    rows = max(rows, hits)
     v = math.log((rows - hits + 0.5) / (hits + 0.5))
     return v if v > 0.0 else 1e-6
 
