@@ -35,8 +35,8 @@ from .http_errors import (
     install_error_handlers,
 )
 from .http_layers import register_layer_routes
-from .http_records import register_record_routes
 from .http_pool import MindPool, read_only
+from .http_records import register_record_routes
 from .quotas import quota_warning
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
