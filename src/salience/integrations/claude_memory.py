@@ -35,7 +35,6 @@ from typing import Any
 from ..errors import MissingExtra
 from ..mind import Mind
 from ..models import (
-    EmbeddingInfo,
     Memory,
     MemoryFilter,
     Source,
@@ -133,9 +132,7 @@ class SalienceMemoryTool(BetaAbstractMemoryTool):
         )
         validate_memory(m, max_bytes=self.mind.config.max_content_bytes)
         m.content_hash = content_hash(json.dumps([path, m.id, m.content]))
-        emb = self.mind.embedder
-        self.mind.store.pin_embedding(EmbeddingInfo(emb.model, emb.dim))
-        self.mind.store.insert([m], emb.embed_passages([m.content]))
+        self.mind.store.insert([m], self.mind._embed_passages([m.content]))
         if previous is not None:
             self.mind.update(previous.id, superseded_by=m.id)
         return m

@@ -43,7 +43,6 @@ from typing import Any
 from ..errors import MissingExtra
 from ..mind import Mind
 from ..models import (
-    EmbeddingInfo,
     Memory,
     MemoryFilter,
     Source,
@@ -381,9 +380,8 @@ class SalienceStore(BaseStore):
                 rec, is_indexed = self._record(op, now, created)
                 (indexed if is_indexed else plain).append(rec)
             if indexed:
-                emb = self.mind.embedder
-                self.mind.store.pin_embedding(EmbeddingInfo(emb.model, emb.dim))
-                self.mind.store.insert(indexed, emb.embed_passages([m.content for m in indexed]))
+                vectors = self.mind._embed_passages([m.content for m in indexed])
+                self.mind.store.insert(indexed, vectors)
             if plain:
                 self.mind.store.insert(plain)
             if old_ids:  # after the insert: an interrupted put leaves both, the newest wins
