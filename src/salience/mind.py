@@ -442,9 +442,8 @@ class Mind:
                 raise InvalidInput("topic must contain a word")
             from .search.catchup import catch_up_topic
 
-            if catch_up_topic(topic) is None:
-                topic = f"catch me up on {topic}"
-        return self._recall().catch_up(limit=limit, query=topic)
+            topic = catch_up_topic(topic) or topic  # a phrase ("what did we decide about …?")
+        return self._recall().catch_up(limit=limit, topic=topic)
 
     def mark_useful(self, memory_ids: Sequence[str], useful: bool) -> list[Memory]:
         """Move usefulness one dampened step toward 1.0 (useful) or 0.0; returns new records."""

@@ -432,11 +432,13 @@ class Recall:
         feedback: bool = True,
         query: str | None = None,
         preset: str | SearchConfig = "rrf-balanced",
+        topic: str | None = None,
     ) -> list[SearchHit]:
-        """Design B's catch-up selection (see `catchup.py`), newest decisions first. When the
-        catch-up `query` names a topic ("what did we decide about payments?"), the topic is
-        searched with `preset` instead and its decisions and important memories come first."""
-        topic = catch_up_topic(query) if query else None
+        """Design B's catch-up selection (see `catchup.py`), newest decisions first. With a
+        `topic`, or when the catch-up `query` names one ("what did we decide about payments?"),
+        the topic is searched with `preset` instead and its decisions and important memories
+        come first."""
+        topic = topic or (catch_up_topic(query) if query else None)
         if topic is not None:
             found = self.search(
                 topic, preset=preset, limit=limit * TOPIC_POOL, catch_up=False, feedback=False
