@@ -264,8 +264,8 @@ def restore_mind(
     """
     from .agent.transfer import KINDS as AGENT_KINDS
     from .agent.transfer import restore_agent_record
-    from .graph.records import Entity, Relation
-    from .layers.records import AwarenessItem, Identity, Session
+    from .models.graph import Entity, Relation
+    from .models.layers import AwarenessItem, Identity, Session
 
     summary = TransferSummary()
     header: dict[str, Any] | None = None

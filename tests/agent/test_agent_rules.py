@@ -13,8 +13,9 @@ from salience.agent.awareness import (
     signal_line,
     signals_that_fit,
 )
-from salience.agent.records import ImprovementSignal, Procedure, SignalCategory
 from salience.errors import InvalidInput
+from salience.models import agent as agent_records
+from salience.models.agent import ImprovementSignal, Procedure, SignalCategory
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -23,14 +24,14 @@ def test_running_mean_matches_the_batch_mean():
     xs = [3.0, 1.5, 8.25, 0.0, 4.0]
     m = 0.0
     for n, x in enumerate(xs):
-        m = rules.running_mean(m, n, x)
+        m = agent_records.running_mean(m, n, x)
     assert m == pytest.approx(sum(xs) / len(xs))
 
 
 def test_apply_outcome_is_incremental_and_pure():
     p = Procedure(name="s", template="t")
-    q = rules.apply_outcome(p, success=True, cost=2.0, now=T0)
-    q = rules.apply_outcome(q, success=False, cost=4.0, now=T0 + timedelta(seconds=1))
+    q = agent_records.apply_outcome(p, success=True, cost=2.0, now=T0)
+    q = agent_records.apply_outcome(q, success=False, cost=4.0, now=T0 + timedelta(seconds=1))
     assert (p.runs, p.success_rate) == (0, 0.0)  # the input is not changed
     assert (q.runs, q.successes, q.success_rate, q.avg_cost) == (2, 1, 0.5, 3.0)
     assert q.updated_at == T0 + timedelta(seconds=1)

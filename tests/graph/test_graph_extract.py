@@ -8,9 +8,9 @@ import pytest
 
 from salience.graph import default_ontology
 from salience.graph.extract import USER, extract, prepare, statements
-from salience.graph.records import AUTO_ENTITY_TYPE, Relation
-from salience.graph.writer import supersession_retirements
 from salience.models import Memory
+from salience.models.graph import AUTO_ENTITY_TYPE, Relation
+from salience.store.graph_writer import supersession_retirements
 
 T0 = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from salience.graph.extract import USER
-from salience.graph.records import AUTO_ENTITY_TYPE
+from salience.models.graph import AUTO_ENTITY_TYPE
 
 
 def lives_in(mind, **kw) -> list[tuple[str, str | None]]:

@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from salience import InvalidInput
-from salience.graph.normalize import clean_name, entity_key, mention_keys, parse_name
 from salience.graph.ontology import Ontology, OntologyViolation, default_ontology
-from salience.graph.records import Entity, check_interval, validate_entity, visible_at
 from salience.graph.traverse import bfs, closest_memory_distances
+from salience.models.graph import Entity, check_interval, validate_entity, visible_at
+from salience.models.names import clean_name, entity_key, mention_keys, parse_name
 
 T = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -8,7 +8,7 @@ import pytest
 
 from salience import InvalidInput, NotFound
 from salience.layers.awareness import AwarenessLayer, render_awareness
-from salience.layers.records import AwarenessCategory, AwarenessFull, AwarenessItem
+from salience.models.layers import AwarenessCategory, AwarenessFull, AwarenessItem
 
 
 def test_eleventh_item_is_a_clear_error(mind):

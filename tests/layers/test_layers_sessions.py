@@ -6,8 +6,8 @@ import pytest
 
 from salience import FrameType, InvalidInput, Memory, NotFound
 from salience.errors import ConflictError
-from salience.layers.frames import BaseInfo, check_frame, reconstruct
-from salience.layers.records import SessionStatus
+from salience.models.frames import BaseInfo, check_frame, reconstruct
+from salience.models.layers import SessionStatus
 
 
 def test_open_close_summary(mind, clock):

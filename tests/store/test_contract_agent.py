@@ -8,7 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from salience.agent.records import (
+from salience.errors import ConflictError, NotFound, StoreError
+from salience.models import new_id
+from salience.models.agent import (
     EvolutionKind,
     EvolutionRun,
     EvolutionStatus,
@@ -21,8 +23,6 @@ from salience.agent.records import (
     SignalCategory,
     TraceOutcome,
 )
-from salience.errors import ConflictError, NotFound, StoreError
-from salience.models import new_id
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

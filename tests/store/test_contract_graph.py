@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from salience.graph.extract import Fact, MemoryGraph, Mention
-from salience.graph.records import AUTO_ENTITY_TYPE, Entity, Relation
 from salience.models import EmbeddingInfo, Memory, validate_memory
+from salience.models.graph import AUTO_ENTITY_TYPE, Entity, Relation
 from salience.store.ingest import IngestBatch, QueueItem
 
 DIM = 8

@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from salience.errors import ConflictError, InvalidInput, NotFound
-from salience.graph.records import Entity, Relation
-from salience.layers.records import (
+from salience.models import FrameType, Memory, new_id, validate_memory
+from salience.models.graph import Entity, Relation
+from salience.models.layers import (
     AwarenessCategory,
     AwarenessFull,
     AwarenessItem,
@@ -18,7 +19,6 @@ from salience.layers.records import (
     Session,
     SessionStatus,
 )
-from salience.models import FrameType, Memory, new_id, validate_memory
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

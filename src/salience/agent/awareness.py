@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidInput
-from .records import ImprovementSignal, check_name
+from ..models.agent import ImprovementSignal, check_name
 
 MAX_DECLARED = 100  # tools or skills a caller may declare
 SIGNALS_HEADING = "## Improvement Signals"

@@ -10,9 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ConflictError, InvalidInput, NotFound
 from ..models import parse_enum
-from . import rules
-from .base import StoreClient
-from .records import (
+from ..models.agent import (
     MAX_TEMPLATE_BYTES,
     EvolutionKind,
     EvolutionRun,
@@ -24,6 +22,8 @@ from .records import (
     check_number,
     check_object,
 )
+from . import rules
+from .base import StoreClient
 
 if TYPE_CHECKING:
     pass

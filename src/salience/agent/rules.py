@@ -7,12 +7,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from ..errors import InvalidInput
-from .records import ImprovementSignal, Procedure
+from ..models.agent import ImprovementSignal, Procedure
 
 ACTIONABLE_COUNT = 3  # a signal seen this often, and not surfaced yet, is shown to the agent
 BEST_MIN_RUNS = 3  # a version needs this many recorded runs before its rate is trusted
@@ -20,26 +20,6 @@ _SPACE = re.compile(r"\s+")
 
 
 # -- procedures -------------------------------------------------------------------------------
-def running_mean(mean: float, n: int, x: float) -> float:
-    """The mean of n values `mean` after adding `x` (n + 1 values), without the history."""
-    return mean + (x - mean) / (n + 1)
-
-
-def apply_outcome(p: Procedure, *, success: bool, cost: float, now: datetime) -> Procedure:
-    """`p` after one more run: runs + 1, successes (+1 on success), success rate and average
-    cost updated incrementally."""
-    runs = p.runs + 1
-    successes = p.successes + (1 if success else 0)
-    return replace(
-        p,
-        runs=runs,
-        successes=successes,
-        success_rate=successes / runs,
-        avg_cost=running_mean(p.avg_cost, p.runs, float(cost)),
-        updated_at=now,
-    )
-
-
 def best_procedure(
     versions: Sequence[Procedure], *, min_runs: int = BEST_MIN_RUNS
 ) -> Procedure | None:

@@ -11,9 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidInput
 from ..models import parse_enum
-from . import rules
-from .base import StoreClient
-from .records import (
+from ..models.agent import (
     ImprovementSignal,
     SignalCategory,
     check_body,
@@ -21,6 +19,8 @@ from .records import (
     check_name,
     check_object,
 )
+from . import rules
+from .base import StoreClient
 
 if TYPE_CHECKING:
     from ..clock import Clock

@@ -13,9 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidInput
 from ..models import parse_enum
-from . import rules
-from .base import StoreClient
-from .records import (
+from ..models.agent import (
     MAX_JSON_BYTES,
     ExecutionTrace,
     InstallAction,
@@ -29,6 +27,8 @@ from .records import (
     check_number,
     check_object,
 )
+from . import rules
+from .base import StoreClient
 
 if TYPE_CHECKING:
     from ..store.base import Store

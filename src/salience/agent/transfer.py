@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConflictError
-from .records import (
+from ..models.agent import (
     EvolutionRun,
     ExecutionTrace,
     ImprovementSignal,

@@ -3,10 +3,10 @@ registry that validates them, the entity normaliser, and BFS traversal for recal
 
 Use it through `mind.graph` (a `KnowledgeGraph`)."""
 
+from ..models.graph import AUTO_ENTITY_TYPE, Entity, Relation
+from ..models.names import ParsedName, entity_key, parse_name
 from .kg import KnowledgeGraph, Neighbor
-from .normalize import ParsedName, entity_key, parse_name
 from .ontology import EntitySchema, Ontology, OntologyViolation, RelationSchema, default_ontology
-from .records import AUTO_ENTITY_TYPE, Entity, Relation
 
 __all__ = [
     "AUTO_ENTITY_TYPE",

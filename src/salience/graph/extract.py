@@ -4,7 +4,7 @@
 facts (relations) its claims make, e.g. "I live in Berlin" → `User —lives_in→ Berlin` (valid
 from the statement's time, `occurred_at` else `created_at`). Nothing here touches a store: the
 write paths hand the result to `Store.write_graph` / `IngestBatch.graph`, and
-`graph.writer.apply_graph` decides what to assert and what to retire.
+`store.graph_writer.apply_graph` decides what to assert and what to retire.
 
 - **Who speaks.** "I" is the speaker of the line: "Caroline: I moved to Sweden" makes a fact about
   Caroline; an email's body speaks for its sender (`From:`); lines without a label speak for
@@ -30,16 +30,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import datetime
 
 from ..llm.heuristic.claims import Claim, claims
 from ..llm.heuristic.entities import find_entities
 from ..llm.heuristic.lexicon import COMMON_CAPS, RELATIONS
 from ..llm.heuristic.text import split_speaker, stem
 from ..models import Memory
-from .normalize import clean_name, entity_key
-from .records import AUTO_ENTITY_TYPE
+from ..models.graph import AUTO_ENTITY_TYPE, Fact, MemoryGraph, Mention
+from ..models.names import clean_name, entity_key
 
 ClaimsFn = Callable[[str], Sequence[Claim]]
 
@@ -73,47 +71,6 @@ _FAMILY = RELATIONS - _set(
 )
 _MANAGERS = _set("boss manager supervisor lead")
 _PARTNERS = _set("wife husband partner spouse girlfriend boyfriend fiance fiancee fiancé fiancée")
-
-
-@dataclass(frozen=True, slots=True)
-class Mention:
-    """A name the memory mentions and the entity type it most likely has."""
-
-    name: str
-    entity_type: str = AUTO_ENTITY_TYPE
-
-
-@dataclass(frozen=True, slots=True)
-class Fact:
-    """One relation a memory states: `subject —relation_type→ obj`.
-
-    `slot` names what the fact is about for its subject (the claim attribute, or the role word
-    of an apposition); a *functional* fact has one value per (subject, relation_type, slot) at a
-    time. A negated fact ends the matching relation instead of asserting one.
-    """
-
-    subject: Mention
-    relation_type: str
-    obj: Mention
-    slot: str
-    functional: bool = False
-    negated: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryGraph:
-    """What one memory adds to the graph (see the module docstring)."""
-
-    memory_id: str
-    valid_from: datetime | None
-    mentions: tuple[Mention, ...] = ()
-    facts: tuple[Fact, ...] = ()
-    aliases: tuple[tuple[str, str], ...] = ()  # (entity name, alias): "my name is Ada"
-
-    @property
-    def names(self) -> list[str]:
-        """The names the memory is linked to (its mentions)."""
-        return [m.name for m in self.mentions]
 
 
 # -- relation types of claim attributes -------------------------------------------------------

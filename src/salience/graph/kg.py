@@ -6,7 +6,7 @@
 - `retire_*` soft-deletes: `valid_to = now` (or `at=`); nothing is hard-deleted.
 - Writes are checked against the `Ontology` (required properties, allowed relation endpoint
   types) and rejected with `OntologyViolation` (an `InvalidInput`); unknown ids raise `NotFound`.
-- Names go through the normaliser (`graph.normalize`), so "Bob", "bob " and "Robert (Bob)"
+- Names go through the normaliser (`models.names`), so "Bob", "bob " and "Robert (Bob)"
   resolve to one entity once "Bob" is an alias of Robert.
 - `traverse` / `bfs_distances` are cycle-safe BFS; `memory_distances` maps memories (through
   the memory↔entity links written at ingestion) to their closest anchored distance — the
@@ -24,11 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..clock import Clock, ensure_utc
 from ..errors import InvalidInput, NotFound
 from ..models import Memory
-from ..search.config import SearchConfig, get_preset
-from .extract import prepare
-from .normalize import entity_key, mention_keys, parse_name
-from .ontology import Ontology, default_ontology
-from .records import (
+from ..models.graph import (
     AUTO_ENTITY_TYPE,
     Entity,
     Relation,
@@ -36,6 +32,10 @@ from .records import (
     validate_entity,
     validate_relation,
 )
+from ..models.names import entity_key, mention_keys, parse_name
+from ..search.config import SearchConfig, get_preset
+from .extract import prepare
+from .ontology import Ontology, default_ontology
 from .traverse import MAX_DEPTH, bfs, closest_memory_distances
 
 if TYPE_CHECKING:
@@ -387,7 +387,7 @@ class KnowledgeGraph:
         """Give a mind the graph its write paths would have built: every memory, in insertion
         order, linked to the names it mentions (typed), and — with `facts` — its claims
         asserted and retired as at ingestion, supersessions included (`graph.extract`,
-        `graph.writer`). For minds stored before the graph filled itself (`facts=True`) or
+        `store.graph_writer`). For minds stored before the graph filled itself (`facts=True`) or
         restored from an export, whose relations came along (`facts=False`). Running it again
         changes nothing. Returns how many memories were read."""
         if batch_size <= 0:

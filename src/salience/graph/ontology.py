@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidInput
-from .records import AUTO_ENTITY_TYPE, check_type_name
+from ..models.graph import AUTO_ENTITY_TYPE, check_type_name
 
 
 class OntologyViolation(InvalidInput):

@@ -29,9 +29,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import NotFound
 from ..graph.kg import KnowledgeGraph
 from ..graph.ontology import Ontology
-from ..graph.records import AUTO_ENTITY_TYPE, Entity, Relation
 from ..mind import Mind
 from ..models import Memory, MemoryFilter, Source
+from ..models.graph import AUTO_ENTITY_TYPE, Entity, Relation
 
 OBSERVATION_TAG = "observation"
 _PAGE = 1000

@@ -10,8 +10,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from ..agent.records import SignalCategory, TraceOutcome
 from ..mind import Mind
+from ..models.agent import SignalCategory, TraceOutcome
 
 CategoryName = Literal[tuple(c.value for c in SignalCategory)]  # type: ignore[valid-type]
 OutcomeName = Literal[tuple(o.value for o in TraceOutcome)]  # type: ignore[valid-type]

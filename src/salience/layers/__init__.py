@@ -10,9 +10,7 @@ Reach them through the facade: `mind.identity`, `mind.awareness`, `mind.sessions
 `mind.context(...)`; the knowledge graph is `mind.graph` (`salience.graph`).
 """
 
-from .awareness import AwarenessLayer
-from .identity import IdentityLayer
-from .records import (
+from ..models.layers import (
     AwarenessCategory,
     AwarenessFull,
     AwarenessItem,
@@ -21,6 +19,8 @@ from .records import (
     Session,
     SessionStatus,
 )
+from .awareness import AwarenessLayer
+from .identity import IdentityLayer
 from .sessions import SessionLayer
 
 __all__ = [

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..clock import Clock, ensure_utc
 from ..errors import InvalidInput, NotFound
 from ..models import parse_enum
-from .records import AwarenessCategory, AwarenessItem, check_json_object, check_plain_text
+from ..models.layers import AwarenessCategory, AwarenessItem, check_json_object, check_plain_text
 from .tokens import fit_lines
 
 if TYPE_CHECKING:

@@ -38,9 +38,9 @@ from ..agent.awareness import (
     render_signals,
     signals_that_fit,
 )
-from ..agent.records import ImprovementSignal
 from ..errors import InvalidInput
 from ..models import MemoryFilter, MemoryType, SearchHit
+from ..models.agent import ImprovementSignal
 from .awareness import render_awareness
 from .identity import IDENTITY_BUDGET_TOKENS, render_identity
 from .profile import PROFILE_BUDGET_TOKENS, ProfileLayer, UserProfile, live_text, render_profile

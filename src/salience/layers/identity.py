@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..clock import Clock
 from ..errors import InvalidInput, NotFound
-from .records import IDENTITY_TEXT_FIELDS, Identity, check_json_object, check_plain_text
+from ..models.layers import IDENTITY_TEXT_FIELDS, Identity, check_json_object, check_plain_text
 from .tokens import fit_lines
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 A session groups memories (frames) of one conversation or topic, optionally under a project.
 Every memory stored with a `session_id` registers that session (open) if it is new and gets
 the next sequence number `t` in the store's write transaction (see `store.base.LayerStore`).
-Frame rules and reconstruction are the pure functions in `salience.layers.frames`.
+Frame rules and reconstruction are the pure functions in `salience.models.frames`.
 
 Closing a session records `closed_at` and optionally a summary; it does not freeze the
 session (late frames are still accepted and numbered).
@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from ..clock import Clock
 from ..errors import InvalidInput, NotFound
 from ..models import FrameType, Memory, parse_enum
-from .frames import reconstruct
-from .records import (
+from ..models.frames import reconstruct
+from ..models.layers import (
     ReconstructedState,
     Session,
     SessionStatus,
@@ -135,7 +135,7 @@ class SessionLayer:
 
     def reconstruct_state(self, session_id: str) -> ReconstructedState | None:
         """Latest I-frame, its P-frames in `t` order and the current content (see
-        `layers.frames.reconstruct`); None when the session has no I-frame. Raises `NotFound`
+        `models.frames.reconstruct`); None when the session has no I-frame. Raises `NotFound`
         for an unknown session."""
         self.get(session_id)
         iframes = self._store.session_frames(session_id, frame_type=FrameType.I)

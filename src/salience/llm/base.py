@@ -11,14 +11,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Literal, Protocol, TypeVar, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
 from ..errors import LLMError, ProviderUnavailable
+from ..models.interactions import InteractionRecord
 
 log = logging.getLogger("salience.llm")
 
@@ -86,29 +86,6 @@ def thinking_for(call_site: str, overrides: Mapping[str, bool] | None = None) ->
     if overrides and key in overrides:
         return bool(overrides[key])
     return bool(THINKING_BY_CALL_SITE.get(key, False))
-
-
-@dataclass(slots=True, frozen=True)
-class InteractionRecord:
-    """One model call, as handed to the `on_call` recorder (the store's `ai_interactions` row).
-
-    Never contains the prompt or output text, only their sizes (design B's Art. 12 log).
-    """
-
-    call_site: str
-    provider: str  # "heuristic", "openai", ...
-    model: str
-    prompt_chars: int
-    output_chars: int
-    latency_ms: float
-    outcome: Literal["ok", "error"]
-    error: str | None = None
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    total_tokens: int | None = None
-    thinking: bool = False
-    attempts: int = 1
-    started_at: datetime | None = None  # from the injected clock, when one was given
 
 
 #: The recorder callback type. It must not raise; if it does, the error is logged and ignored.

@@ -138,7 +138,7 @@ def _steps(mind: Mind, force_maintenance: bool) -> list[tuple[str, Callable[[], 
         return StepResult("drain", status, r.to_dict())
 
     def prefetch() -> StepResult:
-        from ..layers.records import AwarenessCategory
+        from ..models.layers import AwarenessCategory
 
         items = mind.awareness.get_by_category(AwarenessCategory.TASK)
         if not items:

@@ -156,7 +156,7 @@ def plan_maintenance(
 
 def plan_frame_merges(store: Store, policy: Policy, *, skip: set[str]) -> list[FrameMerge]:
     """Sessions whose current I-frame carries `pframes_when` or more P-frames."""
-    from ..layers.frames import reconstruct
+    from ..models.frames import reconstruct
 
     merges: list[FrameMerge] = []
     for session in store.list_sessions(limit=1_000_000):
@@ -213,7 +213,7 @@ def _unfinished_merge(
 def merged_iframe(store: Store, merge: FrameMerge, now: datetime) -> Memory:
     """The new I-frame of a merge: the reconstructed content of the current I-frame and all
     its P-frames, one record (never chunked, so the session keeps one current I-frame)."""
-    from ..layers.frames import reconstruct
+    from ..models.frames import reconstruct
 
     base = store.get(merge.iframe_id)
     assert base is not None

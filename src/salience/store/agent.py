@@ -7,7 +7,7 @@ Rules every backend applies:
 - `(name, version)` of a procedure and `(category, pattern_key)` of a signal are unique;
   at most one version per procedure name is active;
 - a procedure's outcome is applied read-modify-write inside one serialised transaction with
-  the pure `salience.agent.rules.apply_outcome`, so concurrent recordings never lose a run;
+  the pure `salience.models.agent.apply_outcome`, so concurrent recordings never lose a run;
 - `mark_signals_surfaced` flips only signals not surfaced yet and returns those it flipped —
   two concurrent prompts never both surface one signal;
 - an evolution run is decided once: deciding a run that is no longer proposed is a conflict;
@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from ..agent.records import (
+    from ..models.agent import (
         EvolutionRun,
         EvolutionStatus,
         ExecutionTrace,
@@ -53,7 +53,7 @@ class AgentStore(Protocol):
     def record_procedure_outcome(
         self, procedure_id: str, *, success: bool, cost: float, now: datetime
     ) -> Procedure:
-        """Apply one run's outcome (`rules.apply_outcome`) atomically; raise `NotFound`."""
+        """Apply one run's outcome (`models.agent.apply_outcome`) atomically; raise `NotFound`."""
         ...
 
     def activate_procedure(self, procedure_id: str, *, now: datetime) -> Procedure:

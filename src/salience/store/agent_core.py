@@ -14,8 +14,9 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
-from ..agent import rows
-from ..agent.records import (
+from ..errors import ConflictError, NotFound
+from ..models import agent_rows as rows
+from ..models.agent import (
     EvolutionRun,
     EvolutionStatus,
     ExecutionTrace,
@@ -25,9 +26,8 @@ from ..agent.records import (
     Procedure,
     SignalCategory,
     TraceOutcome,
+    apply_outcome,
 )
-from ..agent.rules import apply_outcome
-from ..errors import ConflictError, NotFound
 
 Run = Callable[..., Any]  # run(statement_name, params=()) -> a cursor
 _NO_LIMIT = 2**62  # "keep every row" for the OFFSET of the retention statements

@@ -28,16 +28,15 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from ..graph.extract import MemoryGraph
-    from ..graph.records import Entity, Relation
-    from ..graph.writer import GraphWrite
-    from ..layers.records import (
+    from ..models.graph import Entity, MemoryGraph, Relation
+    from ..models.layers import (
         AwarenessCategory,
         AwarenessItem,
         Identity,
         Session,
         SessionStatus,
     )
+    from .graph_writer import GraphWrite
 
 SCHEMA_VERSION_KEY = "schema_version"
 EMBEDDING_MODEL_KEY = "embedding_model"
@@ -52,11 +51,11 @@ class LayerStore(Protocol):
     - a memory with a `session_id` registers that session (open) if it is new, and gets
       `t = max(t in session) + 1` when its `t` is None — assigned in the write transaction, so
       concurrent writers never share a `t` ((session_id, t) is unique);
-    - frame rules (`salience.layers.frames.check_frame`) are checked against the stored base;
+    - frame rules (`salience.models.frames.check_frame`) are checked against the stored base;
     - `superseded_at` is set to the record's `updated_at` when `superseded_by` is first set
       (cleared when it is cleared), for time travel (`visible_as_of`);
     - every name in `Memory.entities` is resolved to a knowledge-graph entity (created with type
-      `entity` when unknown; see `salience.graph.normalize`) and linked to the memory; links
+      `entity` when unknown; see `salience.models.names`) and linked to the memory; links
       are replaced on update and removed on delete — except the links the graph write adds for
       the names a memory mentions (kind `mention`), which its updates keep;
     - `commit_ingest` writes `IngestBatch.graph` (the facts the new memories state) and ends
@@ -176,7 +175,7 @@ class LayerStore(Protocol):
     ) -> GraphWrite:
         """Write what memories state (typed mentions, facts as bitemporal relations) and end
         the relations the (old, new) memory `supersede` pairs retire, in one transaction, by
-        the rules of `salience.graph.writer`."""
+        the rules of `salience.store.graph_writer`."""
         ...
 
     def get_relation(self, relation_id: str) -> Relation | None: ...

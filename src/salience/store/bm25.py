@@ -7,7 +7,7 @@ bm25() (k1 1.2, b 0.75, fixed) and PostgreSQL with ts_rank (no IDF at all).
 
 - Terms: `words` of content (weight 1.0), summary and entities (0.5 each, as FTS5's column
   weights were), stemmed with the light suffix strip the ranking already matches terms with
-  (`llm.heuristic.text.stem`); stop words are counted in a row's length but not indexed (no
+  (`models.text.stem`); stop words are counted in a row's length but not indexed (no
   query term is a stop word).
 - Score: Σ_terms idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)) with FTS5's IDF
   ln((N − n + 0.5)/(n + 0.5)), clamped to 1e-6 for a term in more than half of the rows (so a
@@ -30,8 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..llm.heuristic.text import stem
-from ..search.query import STOP_WORDS, words
+from ..models.text import STOP_WORDS, stem, words
 
 DEFAULT_K1 = 0.9
 DEFAULT_B = 0.4

@@ -14,8 +14,8 @@ from ..models import Memory
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..graph.extract import MemoryGraph
-    from ..llm.base import InteractionRecord
+    from ..models.graph import MemoryGraph
+    from ..models.interactions import InteractionRecord
 
 #: The durable work queues: deferred triage (design A's pending_triage) and archive slides
 #: whose distillation failed (pending_distillation).
@@ -101,7 +101,7 @@ class IngestBatch:
     - `enqueue`: follow-up work to queue (e.g. a slide whose distillation failed);
     - `graph`: what the new memories state (`salience.graph.extract`), written with them —
       skipped for memories that turned out to be duplicates — and the relations of the
-      memories they supersede ended (`salience.graph.writer`).
+      memories they supersede ended (`salience.store.graph_writer`).
     """
 
     memories: list[Memory] = field(default_factory=list)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ...models.text import stem
 from .lexicon import STOPWORDS
 
 WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
@@ -141,36 +142,6 @@ def split_sentences(text: str) -> list[str]:
 def words(text: str) -> list[str]:
     """Word tokens with original case (apostrophes kept inside words)."""
     return WORD_RE.findall(text.replace("’", "'"))
-
-
-def stem(word: str) -> str:
-    """A small, deterministic English suffix stripper (for matching, not for display)."""
-    w = word.lower().replace("’", "'")
-    if w.endswith("'s"):
-        w = w[:-2]
-    if len(w) <= 3 or w.isdigit():
-        return w
-    if w.endswith("ies") and len(w) > 4:
-        return w[:-3] + "i"
-    if w.endswith("sses"):
-        return w[:-2]
-    if w.endswith("ing") and len(w) > 5:
-        w = w[:-3]
-        if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "lsz":
-            w = w[:-1]
-        return w
-    if w.endswith("ed") and len(w) > 4:
-        w = w[:-2]
-        if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "lsz":
-            w = w[:-1]
-        return w
-    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        w = w[:-1]
-    if w.endswith("e") and len(w) > 3 and not w.endswith("ee"):
-        w = w[:-1]
-    elif w.endswith("y") and len(w) > 3:
-        w = w[:-1] + "i"
-    return w
 
 
 def is_content_word(word: str) -> bool:

@@ -1,6 +1,6 @@
 """PostgreSQL storage of the knowledge graph: bitemporal entities with aliases, relations, the
 memory↔entity links kept by the write path and the facts memories state (`write_graph`, run by
-`graph.writer.apply_graph` over `_PostgresGraphTx`). Mixed into `PostgresStore`; SQL in
+`store.graph_writer.apply_graph` over `_PostgresGraphTx`). Mixed into `PostgresStore`; SQL in
 `sql.py`."""
 
 from __future__ import annotations
@@ -16,17 +16,17 @@ from psycopg.types.json import Jsonb
 
 from ...clock import ensure_utc
 from ...errors import ConflictError, InvalidInput, NotFound
-from ...graph.normalize import ParsedName, entity_key, parse_name
-from ...graph.records import AUTO_ENTITY_TYPE, Entity, Relation
-from ...graph.writer import GraphWrite, apply_graph
-from ...layers import rows
 from ...models import Memory
+from ...models import layer_rows as rows
+from ...models.graph import AUTO_ENTITY_TYPE, Entity, Relation
+from ...models.names import ParsedName, entity_key, parse_name
+from ..graph_writer import GraphWrite, apply_graph
 from . import sql
 
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    from ...graph.extract import MemoryGraph
+    from ...models.graph import MemoryGraph
 
     _Base = Any
 else:
@@ -253,7 +253,7 @@ class GraphMixin(_Base):
 
 
 class _PostgresGraphTx:
-    """`graph.writer.GraphTx` over an open PostgreSQL transaction."""
+    """`store.graph_writer.GraphTx` over an open PostgreSQL transaction."""
 
     def __init__(self, store: GraphMixin, conn: psycopg.Connection) -> None:
         self.store = store

@@ -20,9 +20,9 @@ from psycopg.types.json import Jsonb
 
 from ...clock import ensure_utc
 from ...errors import ConflictError, InvalidInput, NotFound
-from ...layers import rows
-from ...layers.frames import BaseInfo, check_frame
-from ...layers.records import (
+from ...models import layer_rows as rows
+from ...models.frames import BaseInfo, check_frame
+from ...models.layers import (
     AwarenessCategory,
     AwarenessFull,
     AwarenessItem,

@@ -33,7 +33,7 @@ from . import sql
 if TYPE_CHECKING:
     import psycopg
 
-    from ...llm.base import InteractionRecord
+    from ...models.interactions import InteractionRecord
 
 T = TypeVar("T")
 

@@ -869,10 +869,10 @@ MIND_SCHEMAS = (
 )
 
 # -- agent records (issue 20, design B §3/§11): procedures, improvement signals, execution
-# traces, evolution runs, install audit. Columns in the order of `salience.agent.rows`; JSON as
+# traces, evolution runs, install audit. Columns in the order of `salience.models.agent_rows`; JSON as
 # text (like the queue payloads); the statements are run by name from `store/agent_core.py`.
-from ...agent import records as _agent  # noqa: E402
-from ...agent.rows import (  # noqa: E402
+from ...models import agent as _agent  # noqa: E402
+from ...models.agent_rows import (  # noqa: E402
     AUDIT_COLUMNS,
     EVOLUTION_COLUMNS,
     PROCEDURE_COLUMNS,

@@ -1,6 +1,6 @@
 """SQLite storage of the knowledge graph: bitemporal entities with aliases, relations, the
 memory↔entity links kept by the write path and the facts memories state (`write_graph`, run by
-`graph.writer.apply_graph` over `_SQLiteGraphTx`). Mixed into `SQLiteStore`; SQL in `sql.py`."""
+`store.graph_writer.apply_graph` over `_SQLiteGraphTx`). Mixed into `SQLiteStore`; SQL in `sql.py`."""
 
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from ...clock import format_ts
 from ...errors import ConflictError, InvalidInput, NotFound
-from ...graph.normalize import ParsedName, entity_key, parse_name
-from ...graph.records import AUTO_ENTITY_TYPE, Entity, Relation
-from ...graph.writer import GraphWrite, apply_graph
-from ...layers import rows
 from ...models import Memory
+from ...models import layer_rows as rows
+from ...models.graph import AUTO_ENTITY_TYPE, Entity, Relation
+from ...models.names import ParsedName, entity_key, parse_name
+from ..graph_writer import GraphWrite, apply_graph
 from . import sql
 
 if TYPE_CHECKING:
-    from ...graph.extract import MemoryGraph
+    from ...models.graph import MemoryGraph
 
     _Base = Any
 else:
@@ -218,7 +218,7 @@ class GraphMixin(_Base):
 
 
 class _SQLiteGraphTx:
-    """`graph.writer.GraphTx` over an open SQLite transaction."""
+    """`store.graph_writer.GraphTx` over an open SQLite transaction."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
@@ -283,7 +283,7 @@ def _add_aliases(db: sqlite3.Connection, entity_id: str, aliases: Sequence[str])
 
 
 def _check_endpoints(db: sqlite3.Connection, r: Relation) -> None:
-    found = {row[0] for row in db.execute(sql.ENTITY_EXISTS, (r.source_id, r.target_id))}
+    found = {row[0] for row in db.execute(sql.ENTITY_EXISTS.format(marks="?, ?"), (r.source_id, r.target_id))}
     missing = [i for i in (r.source_id, r.target_id) if i not in found]
     if missing:
         raise NotFound(f"unknown entity id(s): {', '.join(dict.fromkeys(missing))}")

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from ...clock import format_ts
 from ...errors import ConflictError, InvalidInput, NotFound
-from ...layers import rows
-from ...layers.frames import BaseInfo, check_frame
-from ...layers.records import (
+from ...models import layer_rows as rows
+from ...models.frames import BaseInfo, check_frame
+from ...models.layers import (
     AwarenessCategory,
     AwarenessFull,
     AwarenessItem,

@@ -33,7 +33,7 @@ from . import sql
 if TYPE_CHECKING:
     import threading
 
-    from ...llm.base import InteractionRecord
+    from ...models.interactions import InteractionRecord
 
 _MAX_VARS = 900
 

@@ -792,10 +792,10 @@ LEASE_HOLDER = "SELECT holder FROM leases WHERE name = ?"
 LEASE_RELEASE = "DELETE FROM leases WHERE name = ? AND holder = ?"
 
 # -- agent records (issue 20, design B §3/§11): procedures, improvement signals, execution
-# traces, evolution runs, install audit. Columns in the order of `salience.agent.rows`; the
+# traces, evolution runs, install audit. Columns in the order of `salience.models.agent_rows`; the
 # statements are run by name from `store/agent_core.py`.
-from ...agent import records as _agent  # noqa: E402
-from ...agent.rows import (  # noqa: E402
+from ...models import agent as _agent  # noqa: E402
+from ...models.agent_rows import (  # noqa: E402
     AUDIT_COLUMNS,
     EVOLUTION_COLUMNS,
     PROCEDURE_COLUMNS,

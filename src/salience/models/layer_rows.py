@@ -14,8 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from ..clock import parse_ts
-from ..graph.records import Entity, Relation
-from .records import AwarenessCategory, AwarenessItem, Identity, Session, SessionStatus
+from .graph import Entity, Relation
+from .layers import AwarenessCategory, AwarenessItem, Identity, Session, SessionStatus
 
 
 def js(value: Any) -> Any:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..clock import ensure_utc
 from ..errors import InvalidInput
-from ..models import new_id
+from . import new_id
 
 AUTO_ENTITY_TYPE = "entity"  # type of entities created from `Memory.entities` at ingestion
 
@@ -129,7 +129,7 @@ def _times(rec: Entity | Relation) -> None:
 
 def validate_entity(e: Entity) -> Entity:
     """Check and normalise an entity in place (not the ontology: see `graph.ontology`)."""
-    from .normalize import clean_name
+    from .names import clean_name
 
     e.name = clean_name(e.name)
     if not e.name:
@@ -153,3 +153,46 @@ def validate_relation(r: Relation) -> Relation:
         raise InvalidInput("memory_id must be a non-empty string or None")
     _times(r)
     return r
+
+
+# -- what one memory adds to the graph (built by `graph.extract`, written by `store.graph_writer`)
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A name the memory mentions and the entity type it most likely has."""
+
+    name: str
+    entity_type: str = AUTO_ENTITY_TYPE
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One relation a memory states: `subject —relation_type→ obj`.
+
+    `slot` names what the fact is about for its subject (the claim attribute, or the role word
+    of an apposition); a *functional* fact has one value per (subject, relation_type, slot) at a
+    time. A negated fact ends the matching relation instead of asserting one.
+    """
+
+    subject: Mention
+    relation_type: str
+    obj: Mention
+    slot: str
+    functional: bool = False
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryGraph:
+    """What one memory adds to the graph (see the module docstring)."""
+
+    memory_id: str
+    valid_from: datetime | None
+    mentions: tuple[Mention, ...] = ()
+    facts: tuple[Fact, ...] = ()
+    aliases: tuple[tuple[str, str], ...] = ()  # (entity name, alias): "my name is Ada"
+
+    @property
+    def names(self) -> list[str]:
+        """The names the memory is linked to (its mentions)."""
+        return [m.name for m in self.mentions]

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import InvalidInput
-from ..models import FrameType, Memory
-from .records import ReconstructedState
+from . import FrameType, Memory
+from .layers import ReconstructedState
 
 PATCH_SEPARATOR = "\n"
 

@@ -1,7 +1,7 @@
 """Record types of the mind's layers shared by every backend: identity, awareness, sessions.
 
 (The memory record itself is `salience.models.Memory`; graph records are in
-`salience.graph.records`.)
+`salience.models.graph`.)
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..errors import ConflictError, InvalidInput
-from ..models import Memory, new_id
+from . import Memory, new_id
 
 IDENTITY_TEXT_FIELDS = (
     "name",

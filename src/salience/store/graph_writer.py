@@ -36,9 +36,8 @@ from typing import Protocol
 
 from ..clock import format_ts
 from ..errors import InvalidInput
-from .extract import Fact, MemoryGraph, Mention
-from .normalize import ParsedName, entity_key, parse_name
-from .records import AUTO_ENTITY_TYPE, Entity, Relation
+from ..models.graph import AUTO_ENTITY_TYPE, Entity, Fact, MemoryGraph, Mention, Relation
+from ..models.names import ParsedName, entity_key, parse_name
 
 Slot = tuple[str, str, str]  # (source entity id, relation type, slot)
 ANY_RELATION = "*"  # a negated fact of this type ends every open relation to its object

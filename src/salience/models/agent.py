@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 from ..errors import InvalidInput
-from ..models import check_text, new_id
+from . import check_text, new_id
 
 MAX_NAME_CHARS = 200  # procedure names, pattern keys, capabilities, targets
 MAX_NOTE_BYTES = 20_000  # signal notes, descriptions, reasons
@@ -81,7 +81,7 @@ class Procedure:
     """One version of a named prompt template (design B's GEPA-optimised procedures).
 
     `runs`, `successes`, `success_rate` and `avg_cost` are kept incrementally by
-    `record_outcome` (`salience.agent.rules.apply_outcome`); `active` marks the version an
+    `record_outcome` (`salience.models.agent.apply_outcome`); `active` marks the version an
     evolution run promoted (at most one per name).
     """
 
@@ -256,3 +256,24 @@ def check_count(value: Any, what: str, *, lo: int = 0, hi: int = 10_000_000) -> 
     if not lo <= value <= hi:
         raise InvalidInput(f"{what} must be in [{lo}, {hi}], got {value}")
     return int(value)
+
+
+# -- one run's outcome (the store applies it inside its transaction) --------------------------
+def running_mean(mean: float, n: int, x: float) -> float:
+    """The mean of n values `mean` after adding `x` (n + 1 values), without the history."""
+    return mean + (x - mean) / (n + 1)
+
+
+def apply_outcome(p: Procedure, *, success: bool, cost: float, now: datetime) -> Procedure:
+    """`p` after one more run: runs + 1, successes (+1 on success), success rate and average
+    cost updated incrementally."""
+    runs = p.runs + 1
+    successes = p.successes + (1 if success else 0)
+    return replace(
+        p,
+        runs=runs,
+        successes=successes,
+        success_rate=successes / runs,
+        avg_cost=running_mean(p.avg_cost, p.runs, float(cost)),
+        updated_at=now,
+    )

@@ -11,8 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..layers.rows import ts as _ts
-from .records import (
+from .agent import (
     EvolutionKind,
     EvolutionRun,
     EvolutionStatus,
@@ -26,6 +25,7 @@ from .records import (
     SignalCategory,
     TraceOutcome,
 )
+from .layer_rows import ts as _ts
 
 TsFn = Callable[[datetime | None], Any]
 

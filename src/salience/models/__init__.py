@@ -17,7 +17,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from .checks import (
+from ..checks import (
     LABELS_MAX,
     RELATED_MAX,
     SUMMARY_MAX_BYTES,
@@ -28,7 +28,7 @@ from .checks import (
     check_label,
     check_text,
 )
-from .errors import InvalidInput
+from ..errors import InvalidInput
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -110,7 +110,7 @@ _id_last = [0, 0]  # (ms, sequence) of the last id made by this process
 def pick_id(prefix: str, matches: Sequence[str], *, what: str = "record") -> str:
     """The one id of `matches` (the ids starting with `prefix`), or an error: `NotFound` for
     none, `AmbiguousId` listing them (at most 10) for several."""
-    from .errors import AmbiguousId, NotFound
+    from ..errors import AmbiguousId, NotFound
 
     if len(matches) == 1:
         return matches[0]

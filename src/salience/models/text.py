@@ -1,0 +1,215 @@
+"""Word tokens, stop words and the light suffix stemmer shared by the full-text index (the
+store's `bm25`), the query parser (`search.query`) and the heuristic brain
+(`llm.heuristic.text`): below all three, so the store tokenizes without importing search."""
+
+from __future__ import annotations
+
+import re
+
+STOP_WORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "aren't",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "let",
+        "me",
+        "more",
+        "most",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "s",
+        "t",
+        "don",
+        "doesn",
+        "didn",
+        "isn",
+        "wasn",
+        "weren",
+        "won",
+        "wouldn",
+        "shouldn",
+        "couldn",
+        "ll",
+        "re",
+        "ve",
+        "d",
+        "m",
+        "o",
+        "y",
+        # modals and indefinite pronouns: as common in questions as any word above, and no
+        # more telling ("Is there an antibiotic I must avoid?" matched "Must be good coffee
+        # then!"); "may" stays (the month)
+        "must",
+        "mustn",
+        "might",
+        "shall",
+        "ought",
+        "anything",
+        "something",
+        "everything",
+        "nothing",
+        "anyone",
+        "someone",
+        "everyone",
+        "anybody",
+        "somebody",
+        "everybody",
+        "nobody",
+    ]
+)
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased word tokens of `text` (letters and digits; apostrophes inside words kept)."""
+    return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+
+
+def stem(word: str) -> str:
+    """A small, deterministic English suffix stripper (for matching, not for display)."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) <= 3 or w.isdigit():
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "i"
+    if w.endswith("sses"):
+        return w[:-2]
+    if w.endswith("ing") and len(w) > 5:
+        w = w[:-3]
+        if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "lsz":
+            w = w[:-1]
+        return w
+    if w.endswith("ed") and len(w) > 4:
+        w = w[:-2]
+        if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "lsz":
+            w = w[:-1]
+        return w
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if w.endswith("e") and len(w) > 3 and not w.endswith("ee"):
+        w = w[:-1]
+    elif w.endswith("y") and len(w) > 3:
+        w = w[:-1] + "i"
+    return w
