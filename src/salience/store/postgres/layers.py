@@ -20,6 +20,7 @@ from psycopg.types.json import Jsonb
 
 from ...clock import ensure_utc
 from ...errors import ConflictError, InvalidInput, NotFound
+from ...models import FrameType, Memory
 from ...models import layer_rows as rows
 from ...models.frames import BaseInfo, check_frame
 from ...models.layers import (
@@ -31,7 +32,6 @@ from ...models.layers import (
     SessionStatus,
     check_session_id,
 )
-from ...models import FrameType, Memory
 from . import sql
 
 T = TypeVar("T")
@@ -93,7 +93,7 @@ class LayersMixin(_Base):
         if any(m.entities for m in todo):
             conn.execute(sql.ADVISORY_LOCK, (self._lock_key + sql.LAYERS_LOCK_SUFFIX,))
         for m in todo:
-            (pk,) = conn.execute(q(sql.PK_BY_ID_LAYERS), (m.id,)).fetchone()
+            (pk,) = conn.execute(q(sql.PK_BY_ID), (m.id,)).fetchone()
             if m.session_id is not None:
                 if m.t is None:
                     (t,) = conn.execute(q(sql.NEXT_T), (m.session_id,)).fetchone()

@@ -28,6 +28,7 @@ from ..ingest import (
     QueueItem,
     QueueName,
 )
+from ..relational.columns import INTERACTION_COLUMNS
 from . import sql
 
 if TYPE_CHECKING:
@@ -300,7 +301,7 @@ class IngestStoreMixin:
         rows = self._read(lambda c: c.execute(self._q(sql.INTERACTIONS_LIST), (limit,)).fetchall())
         out = []
         for r in rows:
-            d = dict(zip(("id", *sql.INTERACTION_COLUMNS), r, strict=True))
+            d = dict(zip(("id", *INTERACTION_COLUMNS), r, strict=True))
             d["created_at"] = ensure_utc(d["created_at"])
             d["thinking"] = bool(d["thinking"])
             out.append(d)

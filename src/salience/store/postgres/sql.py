@@ -9,6 +9,9 @@ Statements are `psycopg.sql.SQL` templates: `{s}` is the mind's schema (an ident
 from __future__ import annotations
 
 from ...models import FrameType, Importance, MemoryType, Source
+from ..relational.columns import MEMORY, MEMORY_FIELDS
+from ..relational.dialect import POSTGRES
+from ..relational.statements import statements
 
 
 def _in(values: type) -> str:
@@ -125,12 +128,16 @@ MIGRATION_0001_CORE = (
     "CREATE INDEX memories_fts ON {s}.memories USING gin (fts)",
 )
 
-# -- meta ----------------------------------------------------------------------------------------
-GET_META = "SELECT value FROM {s}.meta WHERE key = %s"
-SET_META = (
-    "INSERT INTO {s}.meta (key, value) VALUES (%s, %s) "
-    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+# -- the statements both backends share (relational/statements.py), by name ----------------------
+#: an entity's aliases as a JSON array (the one part of the entity columns that differs)
+_ALIASES = (
+    "coalesce((SELECT json_agg(a.alias ORDER BY a.alias_key) "
+    "FROM {s}.kg_aliases a WHERE a.entity_id = e.id), '[]'::json)"
 )
+SHARED = statements(POSTGRES, aliases=_ALIASES)
+globals().update(SHARED)
+
+# -- meta ----------------------------------------------------------------------------------------
 CLAIM_META = "INSERT INTO {s}.meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING"
 
 # -- the pinned embedder: vector column type and HNSW index ---------------------------------------
@@ -155,79 +162,20 @@ VECTOR_INDEX_DEF = (
 )
 
 # -- memories ------------------------------------------------------------------------------------
-MEMORY_COLUMNS = (
-    "id",
-    "content",
-    "summary",
-    "memory_type",
-    "importance",
-    "source",
-    "salience",
-    "confidence",
-    "usefulness",
-    "retrieval_count",
-    "last_retrieved_at",
-    "tags",
-    "entities",
-    "superseded_by",
-    "related_ids",
-    "parent_id",
-    "chunk_index",
-    "session_id",
-    "t",
-    "frame_type",
-    "base_frame_id",
-    "pinned",
-    "occurred_at",
-    "metadata",
-    "content_hash",
-    "created_at",
-    "updated_at",
-)
+MEMORY_COLUMNS = MEMORY_FIELDS
+_COLS = ", ".join(f"m.{c}" for c in MEMORY_FIELDS)
 # Written with every record, derived from `entities`: normalised keys (exact match, GIN) and the
 # text the full-text column indexes.
 DERIVED_COLUMNS = ("entity_keys", "entities_text")
-_COLS = ", ".join(f"m.{c}" for c in MEMORY_COLUMNS)
-_WRITE = (*MEMORY_COLUMNS, *DERIVED_COLUMNS)
+_WRITE = (*MEMORY_FIELDS, *DERIVED_COLUMNS)
 
-SELECT_MEMORY = f"SELECT m.pk, {_COLS} FROM {{s}}.memories m"
 # Inserts stream through binary COPY (fast bulk loads; a duplicate id still fails the batch).
 COPY_MEMORIES = f"COPY {{s}}.memories ({', '.join(_WRITE)}) FROM STDIN (FORMAT BINARY)"
 COPY_MEMORIES_VEC = (
     f"COPY {{s}}.memories ({', '.join(_WRITE)}, embedding) FROM STDIN (FORMAT BINARY)"
 )
 # The PostgreSQL type of each column of COPY_MEMORIES, in order (binary COPY needs them).
-COPY_TYPES = (
-    "text",  # id
-    "text",  # content
-    "text",  # summary
-    "text",  # memory_type
-    "text",  # importance
-    "text",  # source
-    "float8",  # salience
-    "float8",  # confidence
-    "float8",  # usefulness
-    "int8",  # retrieval_count
-    "timestamptz",  # last_retrieved_at
-    "text[]",  # tags
-    "text[]",  # entities
-    "text",  # superseded_by
-    "text[]",  # related_ids
-    "text",  # parent_id
-    "int8",  # chunk_index
-    "text",  # session_id
-    "int8",  # t
-    "text",  # frame_type
-    "text",  # base_frame_id
-    "bool",  # pinned
-    "timestamptz",  # occurred_at
-    "json",  # metadata
-    "text",  # content_hash
-    "timestamptz",  # created_at
-    "timestamptz",  # updated_at
-    "text[]",  # entity_keys
-    "text",  # entities_text
-)
+COPY_TYPES = (*(c.pg_type for c in MEMORY), "text[]", "text")
 _SET = ", ".join(f"{c} = %s" for c in _WRITE if c != "id")
 UPDATE_MEMORY = f"UPDATE {{s}}.memories SET {_SET} WHERE id = %s"
 UPDATE_MEMORY_VEC = f"UPDATE {{s}}.memories SET {_SET}, embedding = %b WHERE id = %s"
@@ -244,15 +192,6 @@ RECORD_RETRIEVALS = (
     "FROM (SELECT pk FROM {s}.memories WHERE id = ANY(%s::text[]) ORDER BY pk FOR UPDATE) l "
     "WHERE m.pk = l.pk"
 )
-GET_BY_ID = SELECT_MEMORY + " WHERE m.id = %s"
-GET_BY_IDS = SELECT_MEMORY + " WHERE m.id = ANY(%s::text[])"
-FIND_BY_HASH = "SELECT id FROM {s}.memories WHERE content_hash = %s ORDER BY pk LIMIT 1"
-FIND_BY_HASHES = (
-    "SELECT content_hash, id FROM {s}.memories WHERE content_hash = ANY(%s) ORDER BY pk DESC"
-)
-DELETE_BY_IDS = "DELETE FROM {s}.memories WHERE id = ANY(%s::text[]) RETURNING pk"
-#: a deleted memory takes the graph facts it was the evidence of with it
-DELETE_RELATIONS_OF = "DELETE FROM {s}.kg_relations WHERE memory_id = ANY(%s::text[])"
 ITER_MEMORIES = (
     f"SELECT m.pk, {_COLS}, m.embedding::vector FROM {{s}}.memories m "
     "WHERE m.pk > %s ORDER BY m.pk LIMIT %s"
@@ -263,8 +202,6 @@ VECTORS_BY_IDS = (
     "SELECT id, embedding::vector FROM {s}.memories "
     "WHERE id = ANY(%s::text[]) AND embedding IS NOT NULL"
 )
-LIST_MEMORIES = SELECT_MEMORY + " WHERE true {where} ORDER BY {order} LIMIT %s OFFSET %s"
-COUNT_MATCHING = "SELECT count(*) FROM {s}.memories m WHERE true {where}"
 
 ORDERS = {
     "created_desc": "m.created_at DESC, m.pk DESC",
@@ -325,17 +262,7 @@ DELETE_TERMS_OF = "DELETE FROM {s}.memory_terms WHERE pk = ANY(%s)"
 DELETE_LENGTHS_OF = "DELETE FROM {s}.memory_lengths WHERE pk = ANY(%s)"
 CLEAR_TERMS = ("DELETE FROM {s}.memory_terms", "DELETE FROM {s}.memory_lengths")
 TERMS_OF_IDS = "SELECT pk, content, summary, entities FROM {s}.memories WHERE id = ANY(%s)"
-TERMS_SOURCE = (
-    "SELECT pk, content, summary, entities FROM {s}.memories WHERE pk > %s ORDER BY pk LIMIT %s"
-)
-TERM_POSTINGS = "SELECT pk, tf, len FROM {s}.memory_terms WHERE term = %s"
-TERM_POSTINGS_FOR = "SELECT pk, tf, len FROM {s}.memory_terms WHERE term = %s AND pk = ANY(%s)"
 TERM_DFS = "SELECT term, count(*) FROM {s}.memory_terms WHERE term = ANY(%s) GROUP BY term"
-TEXT_TOTALS = "SELECT count(*), coalesce(sum(len), 0) FROM {s}.memory_lengths"
-TEXT_IDS = "SELECT m.pk, m.id FROM {s}.memories m WHERE m.pk = ANY(%s) {where}"
-POSTINGS_COVER = (
-    "SELECT (SELECT count(*) FROM {s}.memories) = (SELECT count(*) FROM {s}.memory_lengths)"
-)
 # The lexemes of each term, as the mind's text-search configuration makes them.
 TEXT_LEXEMES = (
     "SELECT t, tsvector_to_array(to_tsvector({cfg}::regconfig, t)) FROM unnest(%s::text[]) t"
@@ -385,8 +312,6 @@ VECTOR_COUNT_UPTO = (
 )
 
 # -- stats ---------------------------------------------------------------------------------------
-STATS_BY_TYPE = "SELECT memory_type, count(*) FROM {s}.memories GROUP BY memory_type"
-STATS_SUPERSEDED = "SELECT count(*) FROM {s}.memories WHERE superseded_by IS NOT NULL"
 STATS_VECTORS = "SELECT count(*) FROM {s}.memories WHERE embedding IS NOT NULL"
 STATS_SALIENCE_HIST = (
     "SELECT least(trunc(salience)::int, 9) AS b, count(*) FROM {s}.memories GROUP BY b ORDER BY b"
@@ -467,95 +392,8 @@ MIGRATION_INGEST = (
 
 #: Queue name -> table; `{q}` in the queue statements is one of these, as an identifier.
 QUEUE_TABLES = {"triage": "pending_triage", "distillation": "pending_distillation"}
-_QCOLS = "id, kind, payload, attempts, last_error, enqueued_at, next_attempt_at"
-QUEUE_INSERT = (
-    "INSERT INTO {s}.{q} (kind, payload, attempts, last_error, enqueued_at, next_attempt_at) "
-    "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id"
-)
-QUEUE_DUE = f"SELECT {_QCOLS} FROM {{s}}.{{q}} WHERE next_attempt_at <= %s ORDER BY id LIMIT %s"
-QUEUE_ALL = f"SELECT {_QCOLS} FROM {{s}}.{{q}} ORDER BY id LIMIT %s"
-QUEUE_LOCK = f"SELECT {_QCOLS} FROM {{s}}.{{q}} WHERE id = %s FOR UPDATE"
-QUEUE_DELETE = "DELETE FROM {s}.{q} WHERE id = %s RETURNING id"
-QUEUE_RESCHEDULE = (
-    "UPDATE {s}.{q} SET attempts = %s, last_error = %s, next_attempt_at = %s WHERE id = %s"
-)
-QUEUE_COUNT = "SELECT count(*) FROM {s}.{q}"
 INGEST_LOCK_SUFFIX = ":ingest"  # advisory lock key: commits of one mind are serialised
 
-_FCOLS = "id, queue, kind, payload, attempts, error, enqueued_at, failed_at"
-FAILED_INSERT = (
-    "INSERT INTO {s}.failed_operations "
-    "(queue, kind, payload, attempts, error, enqueued_at, failed_at) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s)"
-)
-FAILED_LIST = f"SELECT {_FCOLS} FROM {{s}}.failed_operations ORDER BY id DESC LIMIT %s"
-FAILED_ALL_ASC = f"SELECT {_FCOLS} FROM {{s}}.failed_operations ORDER BY id FOR UPDATE"
-FAILED_BY_IDS = (
-    f"SELECT {_FCOLS} FROM {{s}}.failed_operations WHERE id = ANY(%s::bigint[]) "
-    "ORDER BY id FOR UPDATE"
-)
-FAILED_DELETE = "DELETE FROM {s}.failed_operations WHERE id = %s"
-FAILED_COUNT = "SELECT count(*) FROM {s}.failed_operations"
-
-HARVEST_MARK = (
-    "INSERT INTO {s}.harvest_items (kind, item_key, source, status, processed_at) "
-    "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (kind, item_key) DO UPDATE SET "
-    "status = excluded.status, processed_at = excluded.processed_at"
-)
-HARVEST_SEEN = (
-    "SELECT item_key FROM {s}.harvest_items WHERE kind = %s AND item_key = ANY(%s::text[])"
-)
-HARVEST_SOURCE_UPSERT = (
-    "INSERT INTO {s}.harvest_sources (source, kind, last_sync_at, state) "
-    "VALUES (%s, %s, %s, %s) ON CONFLICT (source) DO UPDATE SET kind = excluded.kind, "
-    "last_sync_at = excluded.last_sync_at, state = excluded.state"
-)
-HARVEST_SOURCES = (
-    "SELECT s.source, s.kind, s.last_sync_at, s.state, "
-    "(SELECT count(*) FROM {s}.harvest_items i WHERE i.source = s.source) "
-    "FROM {s}.harvest_sources s ORDER BY s.source"
-)
-
-EVENT_INSERT = (
-    "INSERT INTO {s}.mind_events (kind, memory_id, related_id, payload, created_at) "
-    "VALUES (%s, %s, %s, %s, %s)"
-)
-EVENTS_ALL = (
-    "SELECT id, kind, memory_id, related_id, payload, created_at FROM {s}.mind_events "
-    "ORDER BY id DESC LIMIT %s"
-)
-EVENTS_OF_KIND = (
-    "SELECT id, kind, memory_id, related_id, payload, created_at FROM {s}.mind_events "
-    "WHERE kind = %s ORDER BY id DESC LIMIT %s"
-)
-PREDECESSORS = SELECT_MEMORY + " WHERE m.superseded_by = %s ORDER BY m.created_at, m.pk"
-GET_BY_ID_FOR_UPDATE = SELECT_MEMORY + " WHERE m.id = %s FOR UPDATE"
-
-INTERACTION_COLUMNS = (
-    "created_at",
-    "call_site",
-    "provider",
-    "model",
-    "prompt_chars",
-    "output_chars",
-    "prompt_tokens",
-    "completion_tokens",
-    "total_tokens",
-    "latency_ms",
-    "outcome",
-    "error",
-    "thinking",
-    "attempts",
-)
-INTERACTION_INSERT = (
-    f"INSERT INTO {{s}}.ai_interactions ({', '.join(INTERACTION_COLUMNS)}) "
-    f"VALUES ({', '.join('%s' for _ in INTERACTION_COLUMNS)})"
-)
-INTERACTIONS_LIST = (
-    f"SELECT id, {', '.join(INTERACTION_COLUMNS)} FROM {{s}}.ai_interactions "
-    "ORDER BY id DESC LIMIT %s"
-)
-INTERACTIONS_PURGE = "DELETE FROM {s}.ai_interactions WHERE created_at < %s"
 
 # -- maintenance (issue 7): targeted score updates, maintenance log, leases ----------------------
 MIGRATION_MAINTENANCE = (
@@ -579,21 +417,12 @@ SET_SCORES = (
     "FROM unnest(%s::text[], %s::float8[], %s::float8[]) AS u(id, salience, usefulness) "
     "WHERE m.id = u.id"
 )
-MAINTENANCE_LOG_INSERT = (
-    "INSERT INTO {s}.maintenance_log (kind, count, ids, details, created_at) "
-    "VALUES (%s, %s, %s, %s, %s) RETURNING id"
-)
-MAINTENANCE_LOG_LIST = (
-    "SELECT id, kind, count, ids, details, created_at FROM {s}.maintenance_log "
-    "WHERE (%s::text IS NULL OR kind = %s::text) ORDER BY id DESC LIMIT %s"
-)
 # Take the lease when free, expired, or ours; the WHERE makes the upsert a no-op otherwise.
 LEASE_ACQUIRE = (
     "INSERT INTO {s}.leases AS l (name, holder, expires_at) VALUES (%s, %s, %s) "
     "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at "
     "WHERE l.holder = excluded.holder OR l.expires_at <= %s RETURNING holder"
 )
-LEASE_RELEASE = "DELETE FROM {s}.leases WHERE name = %s AND holder = %s"
 
 # -- layers (issue 6): identity, awareness, sessions/frames, knowledge graph, time travel --------
 # Values are bound; `%s::type IS NULL OR …` makes an optional filter (the cast types the param).
@@ -691,174 +520,14 @@ MIGRATION_MENTION_LINKS = (
 )
 LAYERS_LOCK_SUFFIX = ":layers"  # advisory lock key: awareness cap and entity auto-creation
 
-IDENTITY_COLUMNS = (
-    "name, role, department, personality, capabilities, system_prompt, traits, "
-    "created_at, updated_at"
-)
-GET_IDENTITY = f"SELECT {IDENTITY_COLUMNS} FROM {{s}}.identity WHERE id = 1"
-INSERT_IDENTITY = (
-    f"INSERT INTO {{s}}.identity (id, {IDENTITY_COLUMNS}) "
-    "VALUES (1, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING"
-)
-UPDATE_IDENTITY = (
-    "UPDATE {s}.identity SET name = %s, role = %s, department = %s, personality = %s, "
-    "capabilities = %s, system_prompt = %s, traits = %s, created_at = %s, updated_at = %s "
-    "WHERE id = 1"
-)
 
-AWARENESS_COLUMNS = "id, category, content, priority, metadata, created_at, updated_at, expires_at"
-INSERT_AWARENESS = (
-    f"INSERT INTO {{s}}.awareness ({AWARENESS_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
-)
-COUNT_ACTIVE_AWARENESS = (
-    "SELECT count(*) FROM {s}.awareness WHERE expires_at IS NULL OR expires_at > %s"
-)
-GET_AWARENESS = f"SELECT {AWARENESS_COLUMNS} FROM {{s}}.awareness WHERE id = %s"
-LIST_AWARENESS = (
-    f"SELECT {AWARENESS_COLUMNS} FROM {{s}}.awareness "
-    "WHERE (expires_at IS NULL OR expires_at > %s) AND (%s::text IS NULL OR category = %s) "
-    "ORDER BY priority DESC, created_at, id LIMIT %s"
-)
-UPDATE_AWARENESS = (
-    "UPDATE {s}.awareness SET category = %s, content = %s, priority = %s, metadata = %s, "
-    "created_at = %s, updated_at = %s, expires_at = %s WHERE id = %s"
-)
-DELETE_AWARENESS = "DELETE FROM {s}.awareness WHERE id = %s"
-PURGE_AWARENESS = "DELETE FROM {s}.awareness WHERE expires_at IS NOT NULL AND expires_at <= %s"
-
-SESSION_COLUMNS = "id, project_id, status, summary, opened_at, closed_at, updated_at"
-INSERT_SESSION = (
-    f"INSERT INTO {{s}}.sessions ({SESSION_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s) "
-    "ON CONFLICT (id) DO NOTHING"
-)
-REGISTER_SESSION = (
-    "INSERT INTO {s}.sessions (id, status, opened_at, updated_at) VALUES (%s, 'open', %s, %s) "
-    "ON CONFLICT (id) DO NOTHING"
-)
 LOCK_SESSION = "SELECT id FROM {s}.sessions WHERE id = %s FOR UPDATE"
-GET_SESSION = f"SELECT {SESSION_COLUMNS} FROM {{s}}.sessions WHERE id = %s"
-UPDATE_SESSION = (
-    "UPDATE {s}.sessions SET project_id = %s, status = %s, summary = %s, opened_at = %s, "
-    "closed_at = %s, updated_at = %s WHERE id = %s"
-)
-LIST_SESSIONS = (
-    f"SELECT {SESSION_COLUMNS} FROM {{s}}.sessions WHERE (%s::text IS NULL OR project_id = %s) "
-    "AND (%s::text IS NULL OR status = %s) ORDER BY opened_at DESC, id DESC LIMIT %s"
-)
-SESSION_FRAMES = (
-    SELECT_MEMORY + " WHERE m.session_id = %s AND (%s::text IS NULL OR m.frame_type = %s) "
-    "AND (%s::text IS NULL OR m.base_frame_id = %s) ORDER BY m.t, m.pk"
-)
-PK_BY_ID_LAYERS = "SELECT pk FROM {s}.memories WHERE id = %s"
-NEXT_T = "SELECT coalesce(max(t), 0) + 1 FROM {s}.memories WHERE session_id = %s"
 # rows of another item at (session, t): the chunks of one item share its `t`
-COUNT_T = (
-    "SELECT count(*) FROM {s}.memories WHERE session_id = %s AND t = %s "
-    "AND coalesce(parent_id, id) <> %s"
-)
-SET_T = "UPDATE {s}.memories SET t = %s WHERE pk = %s"
-FRAME_BASE = "SELECT frame_type, session_id FROM {s}.memories WHERE id = %s"
-SET_SUPERSEDED_AT = (
-    "UPDATE {s}.memories SET superseded_at = CASE WHEN superseded_by IS NULL THEN NULL "
-    "ELSE coalesce(superseded_at, %s) END WHERE pk = %s"
-)
-VISIBLE_AS_OF = (
-    "SELECT id FROM {s}.memories WHERE id = ANY(%s::text[]) AND created_at <= %s "
-    "AND (superseded_at IS NULL OR superseded_at > %s)"
-)
 
-ENTITY_COLUMNS = (
-    "e.id, e.entity_type, e.name, e.properties, e.confidence, e.valid_from, e.valid_to, "
-    "e.recorded_at, coalesce((SELECT json_agg(a.alias ORDER BY a.alias_key) "
-    "FROM {s}.kg_aliases a WHERE a.entity_id = e.id), '[]'::json)"
-)
 # as-of visibility: params (t, t, t, t) — NULL means "any time"
-_VISIBLE = (
-    "(%s::timestamptz IS NULL OR ({a}.recorded_at <= %s AND {a}.valid_from <= %s "
-    "AND ({a}.valid_to IS NULL OR {a}.valid_to > %s)))"
-)
-INSERT_ENTITY_ROW = (
-    "INSERT INTO {s}.kg_entities (id, entity_type, name, name_key, properties, confidence, "
-    "valid_from, valid_to, recorded_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
-)
-UPDATE_ENTITY_ROW = (
-    "UPDATE {s}.kg_entities SET entity_type = %s, name = %s, name_key = %s, properties = %s, "
-    "confidence = %s, valid_from = %s, valid_to = %s, recorded_at = %s WHERE id = %s"
-)
-INSERT_ALIAS = (
-    "INSERT INTO {s}.kg_aliases (alias_key, entity_id, alias) VALUES (%s, %s, %s) "
-    "ON CONFLICT DO NOTHING"
-)
-DELETE_ALIASES = "DELETE FROM {s}.kg_aliases WHERE entity_id = %s"
-GET_ENTITIES = f"SELECT {ENTITY_COLUMNS} FROM {{s}}.kg_entities e WHERE e.id = ANY(%s::text[])"
-FIND_ENTITIES = (
-    f"SELECT {ENTITY_COLUMNS}, (e.name_key = ANY(%s::text[])) AS by_name "
-    "FROM {s}.kg_entities e WHERE e.name_key = ANY(%s::text[]) OR e.id IN "
-    "(SELECT entity_id FROM {s}.kg_aliases WHERE alias_key = ANY(%s::text[])) "
-    "ORDER BY by_name DESC, (e.valid_to IS NULL) DESC, e.recorded_at, e.id"
-)
-LIST_ENTITIES = (
-    f"SELECT {ENTITY_COLUMNS} FROM {{s}}.kg_entities e WHERE {_VISIBLE.format(a='e')} "
-    "AND (%s::text IS NULL OR e.entity_type = %s) ORDER BY e.name_key, e.id LIMIT %s OFFSET %s"
-)
-RELATION_COLUMNS = (
-    "r.id, r.source_id, r.target_id, r.relation_type, r.confidence, r.properties, "
-    "r.valid_from, r.valid_to, r.recorded_at, r.memory_id"
-)
-INSERT_RELATION_ROW = (
-    "INSERT INTO {s}.kg_relations (id, source_id, target_id, relation_type, confidence, "
-    "properties, valid_from, valid_to, recorded_at, memory_id) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
-)
-UPDATE_RELATION_ROW = (
-    "UPDATE {s}.kg_relations SET source_id = %s, target_id = %s, relation_type = %s, "
-    "confidence = %s, properties = %s, valid_from = %s, valid_to = %s, recorded_at = %s, "
-    "memory_id = %s WHERE id = %s"
-)
 # the write path of memory-derived facts (graph.writer): open relations of a slot, all of a memory
-OPEN_RELATIONS_FROM = (
-    f"SELECT {RELATION_COLUMNS} FROM {{s}}.kg_relations r WHERE r.source_id = %s "
-    "AND (%s::text IS NULL OR r.relation_type = %s) AND r.valid_to IS NULL "
-    "ORDER BY r.valid_from, r.id"
-)
-RELATIONS_OF_MEMORY = (
-    f"SELECT {RELATION_COLUMNS} FROM {{s}}.kg_relations r WHERE r.memory_id = %s "
-    "ORDER BY r.valid_from, r.id"
-)
-END_RELATION = "UPDATE {s}.kg_relations SET valid_to = %s, properties = %s WHERE id = %s"
-SET_ENTITY_TYPE = "UPDATE {s}.kg_entities SET entity_type = %s WHERE id = %s"
-GET_RELATION = f"SELECT {RELATION_COLUMNS} FROM {{s}}.kg_relations r WHERE r.id = %s"
-ENTITY_EXISTS = "SELECT id FROM {s}.kg_entities WHERE id = ANY(%s::text[])"
-RELATIONS_OF = (
-    f"SELECT {RELATION_COLUMNS} FROM {{s}}.kg_relations r "
-    "WHERE (r.source_id = ANY(%s::text[]) OR r.target_id = ANY(%s::text[])) "
-    f"AND {_VISIBLE.format(a='r')} "
-    "AND (%s::text IS NULL OR r.relation_type = %s) ORDER BY r.recorded_at, r.id"
-)
-ENTITY_MEMORY_LINKS = (
-    "SELECT m.id, l.entity_id FROM {s}.memory_entity_links l JOIN {s}.memories m ON m.pk = l.pk "
-    "WHERE l.entity_id = ANY(%s::text[]) ORDER BY m.pk"
-)
-MEMORY_ENTITY_IDS = (
-    "SELECT m.id, l.entity_id FROM {s}.memory_entity_links l JOIN {s}.memories m ON m.pk = l.pk "
-    "WHERE m.id = ANY(%s::text[]) ORDER BY m.pk, l.entity_id"
-)
-INSERT_LINK = (
-    "INSERT INTO {s}.memory_entity_links (pk, entity_id) VALUES (%s, %s) ON CONFLICT DO NOTHING"
-)
 # links from `Memory.entities` (kind 'entity') are rebuilt on every update; links the graph
 # write path adds for names a memory mentions (kind 'mention') stay
-DELETE_LINKS = "DELETE FROM {s}.memory_entity_links WHERE pk = %s AND kind = 'entity'"
-INSERT_MENTION_LINK = (
-    "INSERT INTO {s}.memory_entity_links (pk, entity_id, kind) "
-    "SELECT pk, %s, 'mention' FROM {s}.memories WHERE id = %s "
-    "ON CONFLICT (entity_id, pk) DO UPDATE SET kind = 'mention'"
-)
-GRAPH_COUNTS = (
-    "SELECT (SELECT count(*) FROM {s}.kg_entities), (SELECT count(*) FROM {s}.kg_relations), "
-    "(SELECT count(*) FROM {s}.memory_entity_links), (SELECT count(*) FROM {s}.sessions), "
-    "(SELECT count(*) FROM {s}.awareness)"
-)
 
 # -- catalog (store/postgres/catalog.py): the minds a server holds ------------------------------
 # schemas named like a mind's that hold a meta table; each one's meta `mind` is its name
@@ -873,11 +542,7 @@ MIND_SCHEMAS = (
 # text (like the queue payloads); the statements are run by name from `store/agent_core.py`.
 from ...models import agent as _agent  # noqa: E402
 from ...models.agent_rows import (  # noqa: E402
-    AUDIT_COLUMNS,
-    EVOLUTION_COLUMNS,
-    PROCEDURE_COLUMNS,
     SIGNAL_COLUMNS,
-    TRACE_COLUMNS,
 )
 
 MIGRATION_AGENT_RECORDS = (
@@ -965,35 +630,6 @@ MIGRATION_AGENT_RECORDS = (
 )
 
 
-def _agent_cols(cols: tuple[str, ...]) -> str:
-    return ", ".join(cols)
-
-
-def _agent_marks(cols: tuple[str, ...]) -> str:
-    return ", ".join("%s" for _ in cols)
-
-
-_PROC = _agent_cols(PROCEDURE_COLUMNS)
-PROC_INSERT = (
-    f"INSERT INTO {{s}}.procedures ({_PROC}) VALUES ({_agent_marks(PROCEDURE_COLUMNS)}) "
-    "ON CONFLICT DO NOTHING RETURNING id"
-)
-PROC_GET = f"SELECT {_PROC} FROM {{s}}.procedures WHERE id = %s"
-PROC_GET_FOR_UPDATE = PROC_GET + " FOR UPDATE"
-PROC_VERSIONS = f"SELECT {_PROC} FROM {{s}}.procedures WHERE name = %s ORDER BY version"
-PROC_LIST = f"SELECT {_PROC} FROM {{s}}.procedures ORDER BY name, version LIMIT %s"
-PROC_SET_STATS = (
-    "UPDATE {s}.procedures SET runs = %s, successes = %s, success_rate = %s, avg_cost = %s, "
-    "updated_at = %s WHERE id = %s"
-)
-PROC_LOCK_NAME = "SELECT id FROM {s}.procedures WHERE name = %s ORDER BY id FOR UPDATE"
-PROC_DEACTIVATE = (
-    "UPDATE {s}.procedures SET active = %s, updated_at = %s "
-    "WHERE name = %s AND active AND id <> %s"
-)
-PROC_ACTIVATE = "UPDATE {s}.procedures SET active = %s, updated_at = %s WHERE id = %s"
-
-_SIG = _agent_cols(SIGNAL_COLUMNS)
 SIGNAL_UPSERT = (
     "INSERT INTO {s}.improvement_signals AS g (id, category, pattern_key, note, count, "
     "surfaced, metadata, first_seen_at, last_seen_at) VALUES (%s, %s, %s, %s, 1, %s, %s, %s, %s) "
@@ -1001,81 +637,7 @@ SIGNAL_UPSERT = (
     "count = g.count + 1, last_seen_at = excluded.last_seen_at, "
     "note = CASE WHEN excluded.note <> '' THEN excluded.note ELSE g.note END, "
     "metadata = (g.metadata::jsonb || excluded.metadata::jsonb)::text "
-    f"RETURNING {_SIG}"
-)
-SIGNAL_RESTORE = (
-    f"INSERT INTO {{s}}.improvement_signals ({_SIG}) VALUES ({_agent_marks(SIGNAL_COLUMNS)}) "
-    "ON CONFLICT DO NOTHING RETURNING id"
-)
-SIGNAL_GET = (
-    f"SELECT {_SIG} FROM {{s}}.improvement_signals WHERE category = %s AND pattern_key = %s"
-)
-SIGNAL_LIST = (
-    f"SELECT {_SIG} FROM {{s}}.improvement_signals WHERE (%s::text IS NULL OR category = %s) "
-    "AND (%s::boolean IS NULL OR surfaced = %s) AND count >= %s "
-    "ORDER BY count DESC, last_seen_at DESC, id LIMIT %s"
-)
-SIGNAL_SURFACE = (
-    "UPDATE {s}.improvement_signals SET surfaced = %s, surfaced_at = %s "
-    "WHERE id = %s AND NOT surfaced RETURNING id"
+    f"RETURNING {', '.join(SIGNAL_COLUMNS)}"
 )
 
-_TRACE = _agent_cols(TRACE_COLUMNS)
-TRACE_INSERT = (
-    f"INSERT INTO {{s}}.execution_traces ({_TRACE}) VALUES ({_agent_marks(TRACE_COLUMNS)}) "
-    "ON CONFLICT DO NOTHING RETURNING id"
-)
-TRACE_GET = f"SELECT {_TRACE} FROM {{s}}.execution_traces WHERE id = %s"
-TRACE_LIST = (
-    f"SELECT {_TRACE} FROM {{s}}.execution_traces WHERE (%s::text IS NULL OR outcome = %s) "
-    "AND (%s::timestamptz IS NULL OR created_at >= %s) "
-    "AND (%s::timestamptz IS NULL OR created_at < %s) "
-    "AND (%s::text IS NULL OR procedure_id = %s) ORDER BY created_at DESC, id DESC LIMIT %s"
-)
-TRACE_COUNTS = (
-    "SELECT outcome, count(*) FROM {s}.execution_traces GROUP BY outcome ORDER BY outcome"
-)
-_TRACE_DOOMED = (
-    "(%s::timestamptz IS NOT NULL AND created_at < %s) OR id IN (SELECT id FROM "
-    "{s}.execution_traces ORDER BY created_at DESC, id DESC OFFSET %s)"
-)
-TRACE_PRUNABLE = f"SELECT count(*) FROM {{s}}.execution_traces WHERE {_TRACE_DOOMED}"
-TRACE_PRUNE = f"DELETE FROM {{s}}.execution_traces WHERE {_TRACE_DOOMED}"
-_CALLS_DOOMED = (
-    "(%s::timestamptz IS NOT NULL AND created_at < %s) OR id IN (SELECT id FROM "
-    "{s}.ai_interactions ORDER BY id DESC OFFSET %s)"
-)
-INTERACTIONS_EXCESS = f"SELECT count(*) FROM {{s}}.ai_interactions WHERE {_CALLS_DOOMED}"
-INTERACTIONS_TRIM = f"DELETE FROM {{s}}.ai_interactions WHERE {_CALLS_DOOMED}"
 
-_EVO = _agent_cols(EVOLUTION_COLUMNS)
-EVO_INSERT = (
-    f"INSERT INTO {{s}}.evolution_runs ({_EVO}) VALUES ({_agent_marks(EVOLUTION_COLUMNS)}) "
-    "ON CONFLICT DO NOTHING RETURNING id"
-)
-EVO_GET = f"SELECT {_EVO} FROM {{s}}.evolution_runs WHERE id = %s"
-EVO_DECIDE = (
-    "UPDATE {s}.evolution_runs SET status = %s, baseline_metrics = %s, "
-    "candidate_metrics = %s, reason = %s, decided_at = %s "
-    "WHERE id = %s AND status = 'proposed' RETURNING id"
-)
-EVO_LIST = (
-    f"SELECT {_EVO} FROM {{s}}.evolution_runs WHERE (%s::text IS NULL OR target = %s) "
-    "AND (%s::text IS NULL OR status = %s) ORDER BY created_at DESC, id DESC LIMIT %s"
-)
-
-_AUDIT = _agent_cols(AUDIT_COLUMNS)
-AUDIT_INSERT = (
-    f"INSERT INTO {{s}}.install_audit ({_AUDIT}) VALUES ({_agent_marks(AUDIT_COLUMNS)}) "
-    "ON CONFLICT DO NOTHING RETURNING id"
-)
-AUDIT_LIST = (
-    f"SELECT {_AUDIT} FROM {{s}}.install_audit WHERE (%s::text IS NULL OR capability = %s) "
-    "AND (%s::text IS NULL OR kind = %s) ORDER BY seq DESC LIMIT %s"
-)
-AGENT_COUNTS = (
-    "SELECT (SELECT count(*) FROM {s}.procedures), "
-    "(SELECT count(*) FROM {s}.improvement_signals), "
-    "(SELECT count(*) FROM {s}.execution_traces), (SELECT count(*) FROM {s}.evolution_runs), "
-    "(SELECT count(*) FROM {s}.install_audit)"
-)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...clock import format_ts
 from ...errors import ConflictError, InvalidInput, NotFound
+from ...models import FrameType, Memory
 from ...models import layer_rows as rows
 from ...models.frames import BaseInfo, check_frame
 from ...models.layers import (
@@ -25,7 +26,6 @@ from ...models.layers import (
     SessionStatus,
     check_session_id,
 )
-from ...models import FrameType, Memory
 from . import sql
 from .filters import chunks as _chunks
 
@@ -147,10 +147,8 @@ class LayersMixin(_Base):
     # -- sessions and frames ----------------------------------------------------------------
     def create_session(self, session: Session) -> None:
         with self._tx() as db:
-            try:
-                db.execute(sql.INSERT_SESSION, _session_params(session))
-            except sqlite3.IntegrityError:
-                raise ConflictError(f"session {session.id!r} already exists") from None
+            if db.execute(sql.INSERT_SESSION, _session_params(session)).rowcount == 0:
+                raise ConflictError(f"session {session.id!r} already exists")
 
     def get_session(self, session_id: str) -> Session | None:
         with self._lock:

@@ -28,6 +28,7 @@ from ..ingest import (
     QueueItem,
     QueueName,
 )
+from ..relational.columns import INTERACTION_COLUMNS
 from . import sql
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ class IngestStoreMixin:
         ids: list[int] = []
         with self._tx() as db:
             for it, row in zip(items, rows, strict=True):
-                cur = db.execute(sql.QUEUE_INSERT.format(table=table), row)
+                cur = db.execute(sql.QUEUE_INSERT.format(q=table), row)
                 ids.append(int(cur.lastrowid or 0))
                 if it.harvest is not None:
                     _mark(db, it.harvest, "queued", it.enqueued_at)
@@ -95,10 +96,10 @@ class IngestStoreMixin:
         table = _table(queue)
         with self._lock:
             if now is None:
-                rows = self._db.execute(sql.QUEUE_ALL.format(table=table), (limit,)).fetchall()
+                rows = self._db.execute(sql.QUEUE_ALL.format(q=table), (limit,)).fetchall()
             else:
                 rows = self._db.execute(
-                    sql.QUEUE_DUE.format(table=table), (format_ts(now), limit)
+                    sql.QUEUE_DUE.format(q=table), (format_ts(now), limit)
                 ).fetchall()
         return [_pending(queue, r) for r in rows]
 
@@ -114,7 +115,7 @@ class IngestStoreMixin:
     ) -> Literal["retry", "failed", "gone"]:
         table = _table(queue)
         with self._tx() as db:
-            row = db.execute(sql.QUEUE_GET.format(table=table), (item_id,)).fetchone()
+            row = db.execute(sql.QUEUE_LOCK.format(q=table), (item_id,)).fetchone()
             if row is None:
                 return "gone"
             item = _pending(queue, row)
@@ -127,10 +128,10 @@ class IngestStoreMixin:
                         format_ts(item.enqueued_at), format_ts(now),
                     ),
                 )
-                db.execute(sql.QUEUE_DELETE.format(table=table), (item_id,))
+                db.execute(sql.QUEUE_DELETE.format(q=table), (item_id,))
                 return "failed"
             db.execute(
-                sql.QUEUE_RESCHEDULE.format(table=table),
+                sql.QUEUE_RESCHEDULE.format(q=table),
                 (attempts, error, format_ts(retry_at), item_id),
             )
             return "retry"
@@ -146,11 +147,11 @@ class IngestStoreMixin:
             if ids is None:
                 rows = db.execute(sql.FAILED_ALL_ASC).fetchall()
             else:
-                rows = [r for i in ids if (r := db.execute(sql.FAILED_BY_ID, (i,)).fetchone())]
+                rows = [r for i in ids if (r := db.execute(sql.FAILED_BY_IDS.format(marks="?"), (i,)).fetchone())]
             for r in rows:
                 op = _failed(r)
                 db.execute(
-                    sql.QUEUE_INSERT.format(table=_table(op.queue)),
+                    sql.QUEUE_INSERT.format(q=_table(op.queue)),
                     (op.kind, r[3], 0, op.error, format_ts(op.enqueued_at), format_ts(now)),
                 )
                 db.execute(sql.FAILED_DELETE, (op.id,))
@@ -160,7 +161,7 @@ class IngestStoreMixin:
     def queue_counts(self) -> dict[str, int]:
         with self._lock:
             out = {
-                table: int(self._db.execute(sql.QUEUE_COUNT.format(table=table)).fetchone()[0])
+                table: int(self._db.execute(sql.QUEUE_COUNT.format(q=table)).fetchone()[0])
                 for table in sql.QUEUE_TABLES.values()
             }
             out["failed_operations"] = int(self._db.execute(sql.FAILED_COUNT).fetchone()[0])
@@ -185,7 +186,7 @@ class IngestStoreMixin:
             fresh = self._index_is_fresh(db)
             if batch.dequeue is not None:
                 queue, item_id = batch.dequeue
-                cur = db.execute(sql.QUEUE_DELETE.format(table=_table(queue)), (item_id,))
+                cur = db.execute(sql.QUEUE_DELETE.format(q=_table(queue)), (item_id,))
                 if cur.rowcount == 0:
                     raise _Gone()  # someone else finished it: roll back, write nothing
             renamed: dict[str, str] = {}
@@ -232,7 +233,7 @@ class IngestStoreMixin:
             for mark in batch.harvest:
                 _mark(db, mark, mark.status, now)
             for queue, item in batch.enqueue:
-                db.execute(sql.QUEUE_INSERT.format(table=_table(queue)), _queue_row(item))
+                db.execute(sql.QUEUE_INSERT.format(q=_table(queue)), _queue_row(item))
                 if item.harvest is not None:
                     _mark(db, item.harvest, "queued", item.enqueued_at)
         if kept_vecs is not None and new_pks and fresh and self._index is not None:
@@ -309,7 +310,7 @@ class IngestStoreMixin:
             rows = self._db.execute(sql.INTERACTIONS_LIST, (limit,)).fetchall()
         out = []
         for r in rows:
-            d = dict(zip(("id", *sql.INTERACTION_COLUMNS), r, strict=True))
+            d = dict(zip(("id", *INTERACTION_COLUMNS), r, strict=True))
             d["created_at"] = parse_ts(d["created_at"])
             d["thinking"] = bool(d["thinking"])
             out.append(d)

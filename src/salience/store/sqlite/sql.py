@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from ...models import FrameType, Importance, MemoryType, Source
+from ..relational.columns import MEMORY_FIELDS
+from ..relational.dialect import SQLITE
+from ..relational.statements import statements
 
 
 def _in(values: type) -> str:
@@ -114,52 +117,22 @@ MIGRATION_0001_CORE = (
     END""",
 )
 
-# -- meta ------------------------------------------------------------------------------------
-GET_META = "SELECT value FROM meta WHERE key = ?"
-SET_META = (
-    "INSERT INTO meta (key, value) VALUES (?, ?) "
-    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+# -- the statements both backends share (relational/statements.py), by name ------------------
+#: an entity's aliases as a JSON array (the one part of the entity columns that differs)
+_ALIASES = (
+    "(SELECT json_group_array(alias) FROM "
+    "(SELECT alias FROM kg_aliases a WHERE a.entity_id = e.id ORDER BY alias_key))"
 )
+SHARED = statements(SQLITE, aliases=_ALIASES)
+globals().update(SHARED)
 
 # -- memories ----------------------------------------------------------------------------------
-MEMORY_COLUMNS = (
-    "id",
-    "content",
-    "summary",
-    "memory_type",
-    "importance",
-    "source",
-    "salience",
-    "confidence",
-    "usefulness",
-    "retrieval_count",
-    "last_retrieved_at",
-    "tags",
-    "entities",
-    "superseded_by",
-    "related_ids",
-    "parent_id",
-    "chunk_index",
-    "session_id",
-    "t",
-    "frame_type",
-    "base_frame_id",
-    "pinned",
-    "occurred_at",
-    "metadata",
-    "content_hash",
-    "created_at",
-    "updated_at",
-)
-_COLS = ", ".join(MEMORY_COLUMNS)
-SELECT_MEMORY = f"SELECT pk, {_COLS} FROM memories"
-INSERT_MEMORY = f"INSERT INTO memories ({_COLS}) VALUES ({', '.join('?' for _ in MEMORY_COLUMNS)})"
+MEMORY_COLUMNS = MEMORY_FIELDS
+_COLS = ", ".join(MEMORY_FIELDS)
+INSERT_MEMORY = f"INSERT INTO memories ({_COLS}) VALUES ({', '.join('?' for _ in MEMORY_FIELDS)})"
 UPDATE_MEMORY = (
-    "UPDATE memories SET "
-    + ", ".join(f"{c} = ?" for c in MEMORY_COLUMNS if c != "id")
-    + " WHERE id = ?"
+    "UPDATE memories SET " + ", ".join(f"{c} = ?" for c in MEMORY_FIELDS if c != "id") + " WHERE id = ?"
 )
-PK_BY_ID = "SELECT pk FROM memories WHERE id = ?"
 # One retrieval per listed memory (Store.record_retrievals): counters and the dampened salience
 # boost from the stored value. Sets no text column, so the FTS trigger does not fire.
 # Parameters: now, boost, ceiling, ceiling, *ids.
@@ -168,16 +141,7 @@ RECORD_RETRIEVALS = (
     "salience = min(salience + ? * (1.0 - salience / ?), ?) WHERE id IN ({marks})"
 )
 IDS_FOR_PKS = "SELECT pk, id FROM memories WHERE pk IN ({marks})"
-GET_BY_ID = SELECT_MEMORY + " WHERE id = ?"
-GET_BY_IDS = SELECT_MEMORY + " WHERE id IN ({marks})"
-FIND_BY_HASH = "SELECT id FROM memories WHERE content_hash = ? ORDER BY pk LIMIT 1"
-FIND_BY_HASHES = (
-    "SELECT content_hash, id FROM memories WHERE content_hash IN ({marks}) ORDER BY pk DESC"
-)
-DELETE_BY_IDS = "DELETE FROM memories WHERE id IN ({marks}) RETURNING pk"
-#: a deleted memory takes the graph facts it was the evidence of with it
-DELETE_RELATIONS_OF = "DELETE FROM kg_relations WHERE memory_id IN ({marks})"
-ITER_MEMORIES = SELECT_MEMORY + " WHERE pk > ? ORDER BY pk LIMIT ?"
+ITER_MEMORIES = SHARED["SELECT_MEMORY"] + " WHERE m.pk > ? ORDER BY m.pk LIMIT ?"
 COUNT_MEMORIES = "SELECT count(*) FROM memories"
 
 INSERT_TAG = "INSERT OR IGNORE INTO memory_tags (pk, tag) VALUES (?, ?)"
@@ -277,13 +241,7 @@ INSERT_TERMS = "INSERT INTO memory_terms (term, pk, tf, len) VALUES (?, ?, ?, ?)
 UPSERT_LENGTH = "INSERT OR REPLACE INTO memory_lengths (pk, len) VALUES (?, ?)"
 DELETE_TERMS = "DELETE FROM memory_terms WHERE pk = ?"
 CLEAR_TERMS = ("DELETE FROM memory_terms", "DELETE FROM memory_lengths")
-TERMS_SOURCE = "SELECT pk, content, summary, entities FROM memories WHERE pk > ? ORDER BY pk LIMIT ?"
-TERM_POSTINGS = "SELECT pk, tf, len FROM memory_terms WHERE term = ?"
-TERM_POSTINGS_FOR = "SELECT pk, tf, len FROM memory_terms WHERE term = ? AND pk IN ({marks})"
 TERM_DF = "SELECT count(*) FROM memory_terms WHERE term = ?"
-TEXT_TOTALS = "SELECT count(*), coalesce(sum(len), 0) FROM memory_lengths"
-POSTINGS_COVER = "SELECT (SELECT count(*) FROM memories) = (SELECT count(*) FROM memory_lengths)"
-TEXT_IDS = "SELECT m.pk, m.id FROM memories m WHERE m.pk IN ({marks}) {where}"
 ENTITY_SEARCH = (
     "SELECT m.id, count(DISTINCT e.entity) AS hits "
     "FROM memory_entities e JOIN memories m ON m.pk = e.pk "
@@ -295,12 +253,6 @@ ENTITY_FREQUENCIES = (
 )
 PKS_MATCHING = "SELECT m.pk FROM memories m WHERE 1 = 1 {where}"
 FILTER_PKS = "SELECT m.pk FROM memories m WHERE m.pk IN ({marks}) {where}"
-LIST_MEMORIES = (
-    "SELECT m.pk, "
-    + ", ".join(f"m.{c}" for c in MEMORY_COLUMNS)
-    + " FROM memories m WHERE 1 = 1 {where} ORDER BY {order} LIMIT ? OFFSET ?"
-)
-COUNT_MATCHING = "SELECT count(*) FROM memories m WHERE 1 = 1 {where}"
 
 ORDERS = {
     "created_desc": "m.created_at DESC, m.pk DESC",
@@ -325,8 +277,6 @@ F_IDS = "m.id IN ({marks})"
 F_ID_PREFIX = "m.id >= ? AND m.id < ?"  # [prefix, prefix + '\x7f'): ids are hex
 
 # -- stats -------------------------------------------------------------------------------------
-STATS_BY_TYPE = "SELECT memory_type, count(*) FROM memories GROUP BY memory_type"
-STATS_SUPERSEDED = "SELECT count(*) FROM memories WHERE superseded_by IS NOT NULL"
 STATS_VECTORS = "SELECT count(*) FROM memory_vectors"
 STATS_SALIENCE_HIST = (
     "SELECT min(CAST(salience AS INTEGER), 9), count(*) FROM memories GROUP BY 1 ORDER BY 1"
@@ -410,103 +360,7 @@ MIGRATION_INGEST = (
 
 #: Queue name -> table; the only identifiers ever formatted into queue statements.
 QUEUE_TABLES = {"triage": "pending_triage", "distillation": "pending_distillation"}
-QUEUE_INSERT = (
-    "INSERT INTO {table} (kind, payload, attempts, last_error, enqueued_at, next_attempt_at) "
-    "VALUES (?, ?, ?, ?, ?, ?)"
-)
-QUEUE_DUE = (
-    "SELECT id, kind, payload, attempts, last_error, enqueued_at, next_attempt_at FROM {table} "
-    "WHERE next_attempt_at <= ? ORDER BY id LIMIT ?"
-)
-QUEUE_ALL = (
-    "SELECT id, kind, payload, attempts, last_error, enqueued_at, next_attempt_at FROM {table} "
-    "ORDER BY id LIMIT ?"
-)
-QUEUE_GET = (
-    "SELECT id, kind, payload, attempts, last_error, enqueued_at, next_attempt_at FROM {table} "
-    "WHERE id = ?"
-)
-QUEUE_DELETE = "DELETE FROM {table} WHERE id = ?"
-QUEUE_RESCHEDULE = (
-    "UPDATE {table} SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?"
-)
-QUEUE_COUNT = "SELECT count(*) FROM {table}"
 
-FAILED_INSERT = (
-    "INSERT INTO failed_operations (queue, kind, payload, attempts, error, enqueued_at, failed_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)"
-)
-FAILED_LIST = (
-    "SELECT id, queue, kind, payload, attempts, error, enqueued_at, failed_at "
-    "FROM failed_operations ORDER BY id DESC LIMIT ?"
-)
-FAILED_ALL_ASC = (
-    "SELECT id, queue, kind, payload, attempts, error, enqueued_at, failed_at "
-    "FROM failed_operations ORDER BY id"
-)
-FAILED_BY_ID = (
-    "SELECT id, queue, kind, payload, attempts, error, enqueued_at, failed_at "
-    "FROM failed_operations WHERE id = ?"
-)
-FAILED_DELETE = "DELETE FROM failed_operations WHERE id = ?"
-FAILED_COUNT = "SELECT count(*) FROM failed_operations"
-
-HARVEST_MARK = (
-    "INSERT INTO harvest_items (kind, item_key, source, status, processed_at) "
-    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, item_key) DO UPDATE SET "
-    "status = excluded.status, processed_at = excluded.processed_at"
-)
-HARVEST_SEEN = "SELECT item_key FROM harvest_items WHERE kind = ? AND item_key IN ({marks})"
-HARVEST_SOURCE_UPSERT = (
-    "INSERT INTO harvest_sources (source, kind, last_sync_at, state) VALUES (?, ?, ?, ?) "
-    "ON CONFLICT (source) DO UPDATE SET kind = excluded.kind, "
-    "last_sync_at = excluded.last_sync_at, state = excluded.state"
-)
-HARVEST_SOURCES = (
-    "SELECT s.source, s.kind, s.last_sync_at, s.state, "
-    "(SELECT count(*) FROM harvest_items i WHERE i.source = s.source) "
-    "FROM harvest_sources s ORDER BY s.source"
-)
-
-EVENT_INSERT = (
-    "INSERT INTO mind_events (kind, memory_id, related_id, payload, created_at) "
-    "VALUES (?, ?, ?, ?, ?)"
-)
-EVENTS_ALL = (
-    "SELECT id, kind, memory_id, related_id, payload, created_at FROM mind_events "
-    "ORDER BY id DESC LIMIT ?"
-)
-EVENTS_OF_KIND = (
-    "SELECT id, kind, memory_id, related_id, payload, created_at FROM mind_events "
-    "WHERE kind = ? ORDER BY id DESC LIMIT ?"
-)
-
-PREDECESSORS = SELECT_MEMORY + " WHERE superseded_by = ? ORDER BY created_at, pk"
-
-INTERACTION_COLUMNS = (
-    "created_at",
-    "call_site",
-    "provider",
-    "model",
-    "prompt_chars",
-    "output_chars",
-    "prompt_tokens",
-    "completion_tokens",
-    "total_tokens",
-    "latency_ms",
-    "outcome",
-    "error",
-    "thinking",
-    "attempts",
-)
-INTERACTION_INSERT = (
-    f"INSERT INTO ai_interactions ({', '.join(INTERACTION_COLUMNS)}) "
-    f"VALUES ({', '.join('?' for _ in INTERACTION_COLUMNS)})"
-)
-INTERACTIONS_LIST = (
-    f"SELECT id, {', '.join(INTERACTION_COLUMNS)} FROM ai_interactions ORDER BY id DESC LIMIT ?"
-)
-INTERACTIONS_PURGE = "DELETE FROM ai_interactions WHERE created_at < ?"
 
 # -- layers (issue 6): identity, awareness, sessions/frames, knowledge graph, time travel ------
 # Timestamps are ISO-8601 UTC text (clock.format_ts), so text comparison is time order.
@@ -592,158 +446,6 @@ MIGRATION_0002_LAYERS = (
     "CREATE INDEX memory_entity_links_pk ON memory_entity_links (pk)",
 )
 
-IDENTITY_COLUMNS = (
-    "name, role, department, personality, capabilities, system_prompt, traits, "
-    "created_at, updated_at"
-)
-GET_IDENTITY = f"SELECT {IDENTITY_COLUMNS} FROM identity WHERE id = 1"
-INSERT_IDENTITY = f"INSERT INTO identity (id, {IDENTITY_COLUMNS}) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-UPDATE_IDENTITY = (
-    "UPDATE identity SET name = ?, role = ?, department = ?, personality = ?, capabilities = ?, "
-    "system_prompt = ?, traits = ?, created_at = ?, updated_at = ? WHERE id = 1"
-)
-
-AWARENESS_COLUMNS = "id, category, content, priority, metadata, created_at, updated_at, expires_at"
-_AWARENESS_ACTIVE = "(expires_at IS NULL OR expires_at > ?)"
-INSERT_AWARENESS = f"INSERT INTO awareness ({AWARENESS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-COUNT_ACTIVE_AWARENESS = f"SELECT count(*) FROM awareness WHERE {_AWARENESS_ACTIVE}"
-GET_AWARENESS = f"SELECT {AWARENESS_COLUMNS} FROM awareness WHERE id = ?"
-LIST_AWARENESS = (
-    f"SELECT {AWARENESS_COLUMNS} FROM awareness WHERE {_AWARENESS_ACTIVE} "
-    "AND (? IS NULL OR category = ?) ORDER BY priority DESC, created_at, id LIMIT ?"
-)
-UPDATE_AWARENESS = (
-    "UPDATE awareness SET category = ?, content = ?, priority = ?, metadata = ?, created_at = ?, "
-    "updated_at = ?, expires_at = ? WHERE id = ?"
-)
-DELETE_AWARENESS = "DELETE FROM awareness WHERE id = ?"
-PURGE_AWARENESS = "DELETE FROM awareness WHERE expires_at IS NOT NULL AND expires_at <= ?"
-
-SESSION_COLUMNS = "id, project_id, status, summary, opened_at, closed_at, updated_at"
-INSERT_SESSION = f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
-REGISTER_SESSION = (
-    "INSERT INTO sessions (id, status, opened_at, updated_at) VALUES (?, 'open', ?, ?) "
-    "ON CONFLICT (id) DO NOTHING"
-)
-GET_SESSION = f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?"
-UPDATE_SESSION = (
-    "UPDATE sessions SET project_id = ?, status = ?, summary = ?, opened_at = ?, closed_at = ?, "
-    "updated_at = ? WHERE id = ?"
-)
-LIST_SESSIONS = (
-    f"SELECT {SESSION_COLUMNS} FROM sessions WHERE (? IS NULL OR project_id = ?) "
-    "AND (? IS NULL OR status = ?) ORDER BY opened_at DESC, id DESC LIMIT ?"
-)
-SESSION_FRAMES = (
-    SELECT_MEMORY + " WHERE session_id = ? AND (? IS NULL OR frame_type = ?) "
-    "AND (? IS NULL OR base_frame_id = ?) ORDER BY t, pk"
-)
-NEXT_T = "SELECT coalesce(max(t), 0) + 1 FROM memories WHERE session_id = ?"
-# rows of another item at (session, t): the chunks of one item share its `t`
-COUNT_T = (
-    "SELECT count(*) FROM memories WHERE session_id = ? AND t = ? "
-    "AND coalesce(parent_id, id) <> ?"
-)
-SET_T = "UPDATE memories SET t = ? WHERE pk = ?"
-FRAME_BASE = "SELECT frame_type, session_id FROM memories WHERE id = ?"
-SET_SUPERSEDED_AT = (
-    "UPDATE memories SET superseded_at = CASE WHEN superseded_by IS NULL THEN NULL "
-    "ELSE coalesce(superseded_at, ?) END WHERE pk = ?"
-)
-VISIBLE_AS_OF = (
-    "SELECT id FROM memories WHERE id IN ({marks}) AND created_at <= ? "
-    "AND (superseded_at IS NULL OR superseded_at > ?)"
-)
-
-_ALIASES = (
-    "(SELECT json_group_array(alias) FROM "
-    "(SELECT alias FROM kg_aliases a WHERE a.entity_id = e.id ORDER BY alias_key))"
-)
-ENTITY_COLUMNS = (
-    "e.id, e.entity_type, e.name, e.properties, e.confidence, e.valid_from, e.valid_to, "
-    f"e.recorded_at, {_ALIASES}"
-)
-# as-of visibility: params (t, t, t, t) — NULL means "any time"
-_VISIBLE = (
-    "(? IS NULL OR ({a}.recorded_at <= ? AND {a}.valid_from <= ? "
-    "AND ({a}.valid_to IS NULL OR {a}.valid_to > ?)))"
-)
-INSERT_ENTITY_ROW = (
-    "INSERT INTO kg_entities (id, entity_type, name, name_key, properties, confidence, "
-    "valid_from, valid_to, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-UPDATE_ENTITY_ROW = (
-    "UPDATE kg_entities SET entity_type = ?, name = ?, name_key = ?, properties = ?, "
-    "confidence = ?, valid_from = ?, valid_to = ?, recorded_at = ? WHERE id = ?"
-)
-INSERT_ALIAS = "INSERT OR IGNORE INTO kg_aliases (alias_key, entity_id, alias) VALUES (?, ?, ?)"
-DELETE_ALIASES = "DELETE FROM kg_aliases WHERE entity_id = ?"
-GET_ENTITIES = f"SELECT {ENTITY_COLUMNS} FROM kg_entities e WHERE e.id IN ({{marks}})"
-FIND_ENTITIES = (
-    f"SELECT {ENTITY_COLUMNS}, (e.name_key IN ({{marks}})) AS by_name FROM kg_entities e "
-    "WHERE e.name_key IN ({marks}) OR e.id IN "
-    "(SELECT entity_id FROM kg_aliases WHERE alias_key IN ({marks})) "
-    "ORDER BY by_name DESC, (e.valid_to IS NULL) DESC, e.recorded_at, e.id"
-)
-LIST_ENTITIES = (
-    f"SELECT {ENTITY_COLUMNS} FROM kg_entities e WHERE {_VISIBLE.format(a='e')} "
-    "AND (? IS NULL OR e.entity_type = ?) ORDER BY e.name_key, e.id LIMIT ? OFFSET ?"
-)
-RELATION_COLUMNS = (
-    "r.id, r.source_id, r.target_id, r.relation_type, r.confidence, r.properties, "
-    "r.valid_from, r.valid_to, r.recorded_at, r.memory_id"
-)
-INSERT_RELATION_ROW = (
-    "INSERT INTO kg_relations (id, source_id, target_id, relation_type, confidence, properties, "
-    "valid_from, valid_to, recorded_at, memory_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-UPDATE_RELATION_ROW = (
-    "UPDATE kg_relations SET source_id = ?, target_id = ?, relation_type = ?, confidence = ?, "
-    "properties = ?, valid_from = ?, valid_to = ?, recorded_at = ?, memory_id = ? WHERE id = ?"
-)
-# the write path of memory-derived facts (graph.writer): open relations of a slot, all of a memory
-OPEN_RELATIONS_FROM = (
-    f"SELECT {RELATION_COLUMNS} FROM kg_relations r WHERE r.source_id = ? "
-    "AND (? IS NULL OR r.relation_type = ?) AND r.valid_to IS NULL "
-    "ORDER BY r.valid_from, r.id"
-)
-RELATIONS_OF_MEMORY = (
-    f"SELECT {RELATION_COLUMNS} FROM kg_relations r WHERE r.memory_id = ? "
-    "ORDER BY r.valid_from, r.id"
-)
-END_RELATION = "UPDATE kg_relations SET valid_to = ?, properties = ? WHERE id = ?"
-SET_ENTITY_TYPE = "UPDATE kg_entities SET entity_type = ? WHERE id = ?"
-GET_RELATION = f"SELECT {RELATION_COLUMNS} FROM kg_relations r WHERE r.id = ?"
-ENTITY_EXISTS = "SELECT id FROM kg_entities WHERE id IN (?, ?)"
-# `{marks}` twice: source ids, then target ids (same values).
-RELATIONS_OF = (
-    f"SELECT {RELATION_COLUMNS} FROM kg_relations r "
-    "WHERE (r.source_id IN ({marks}) OR r.target_id IN ({marks})) "
-    f"AND {_VISIBLE.format(a='r')} "
-    "AND (? IS NULL OR r.relation_type = ?) ORDER BY r.recorded_at, r.id"
-)
-ENTITY_MEMORY_LINKS = (
-    "SELECT m.id, l.entity_id FROM memory_entity_links l JOIN memories m ON m.pk = l.pk "
-    "WHERE l.entity_id IN ({marks}) ORDER BY m.pk"
-)
-MEMORY_ENTITY_IDS = (
-    "SELECT m.id, l.entity_id FROM memory_entity_links l JOIN memories m ON m.pk = l.pk "
-    "WHERE m.id IN ({marks}) ORDER BY m.pk, l.entity_id"
-)
-INSERT_LINK = "INSERT OR IGNORE INTO memory_entity_links (pk, entity_id) VALUES (?, ?)"
-# links from `Memory.entities` (kind 'entity') are rebuilt on every update; links the graph
-# write path adds for names a memory mentions (kind 'mention') stay
-DELETE_LINKS = "DELETE FROM memory_entity_links WHERE pk = ? AND kind = 'entity'"
-INSERT_MENTION_LINK = (
-    "INSERT INTO memory_entity_links (pk, entity_id, kind) "
-    "SELECT pk, ?, 'mention' FROM memories WHERE id = ? "
-    "ON CONFLICT (entity_id, pk) DO UPDATE SET kind = 'mention'"
-)
-GRAPH_COUNTS = (
-    "SELECT (SELECT count(*) FROM kg_entities), (SELECT count(*) FROM kg_relations), "
-    "(SELECT count(*) FROM memory_entity_links), (SELECT count(*) FROM sessions), "
-    "(SELECT count(*) FROM awareness)"
-)
 
 # -- knowledge graph provenance (issue 14): the memory a relation was stated in ----------------
 MIGRATION_GRAPH_PROVENANCE = (
@@ -775,13 +477,6 @@ MIGRATION_MAINTENANCE = (
     )""",
 )
 SET_SCORES = "UPDATE memories SET salience = ?, usefulness = ? WHERE id = ?"
-MAINTENANCE_LOG_INSERT = (
-    "INSERT INTO maintenance_log (kind, count, ids, details, created_at) VALUES (?, ?, ?, ?, ?)"
-)
-MAINTENANCE_LOG_LIST = (
-    "SELECT id, kind, count, ids, details, created_at FROM maintenance_log "
-    "WHERE (? IS NULL OR kind = ?) ORDER BY id DESC LIMIT ?"
-)
 # Take the lease when free, expired, or ours; the WHERE makes the upsert a no-op otherwise.
 LEASE_ACQUIRE = (
     "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
@@ -789,18 +484,13 @@ LEASE_ACQUIRE = (
     "WHERE leases.holder = excluded.holder OR leases.expires_at <= ?"
 )
 LEASE_HOLDER = "SELECT holder FROM leases WHERE name = ?"
-LEASE_RELEASE = "DELETE FROM leases WHERE name = ? AND holder = ?"
 
 # -- agent records (issue 20, design B §3/§11): procedures, improvement signals, execution
 # traces, evolution runs, install audit. Columns in the order of `salience.models.agent_rows`; the
 # statements are run by name from `store/agent_core.py`.
 from ...models import agent as _agent  # noqa: E402
 from ...models.agent_rows import (  # noqa: E402
-    AUDIT_COLUMNS,
-    EVOLUTION_COLUMNS,
-    PROCEDURE_COLUMNS,
     SIGNAL_COLUMNS,
-    TRACE_COLUMNS,
 )
 
 MIGRATION_AGENT_RECORDS = (
@@ -885,35 +575,6 @@ MIGRATION_AGENT_RECORDS = (
     BEGIN SELECT RAISE(ABORT, 'install_audit is append-only'); END""",
 )
 
-
-def _agent_cols(cols: tuple[str, ...]) -> str:
-    return ", ".join(cols)
-
-
-def _agent_marks(cols: tuple[str, ...]) -> str:
-    return ", ".join("?" for _ in cols)
-
-
-_PROC = _agent_cols(PROCEDURE_COLUMNS)
-PROC_INSERT = (
-    f"INSERT INTO procedures ({_PROC}) VALUES ({_agent_marks(PROCEDURE_COLUMNS)}) "
-    "ON CONFLICT DO NOTHING RETURNING id"
-)
-PROC_GET = f"SELECT {_PROC} FROM procedures WHERE id = ?"
-PROC_GET_FOR_UPDATE = PROC_GET  # BEGIN IMMEDIATE already serialises writers
-PROC_VERSIONS = f"SELECT {_PROC} FROM procedures WHERE name = ? ORDER BY version"
-PROC_LIST = f"SELECT {_PROC} FROM procedures ORDER BY name, version LIMIT ?"
-PROC_SET_STATS = (
-    "UPDATE procedures SET runs = ?, successes = ?, success_rate = ?, avg_cost = ?, "
-    "updated_at = ? WHERE id = ?"
-)
-PROC_LOCK_NAME = "SELECT id FROM procedures WHERE name = ? ORDER BY id"
-PROC_DEACTIVATE = (
-    "UPDATE procedures SET active = ?, updated_at = ? WHERE name = ? AND active AND id <> ?"
-)
-PROC_ACTIVATE = "UPDATE procedures SET active = ?, updated_at = ? WHERE id = ?"
-
-_SIG = _agent_cols(SIGNAL_COLUMNS)
 SIGNAL_UPSERT = (
     "INSERT INTO improvement_signals (id, category, pattern_key, note, count, surfaced, "
     "metadata, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) "
@@ -921,74 +582,7 @@ SIGNAL_UPSERT = (
     "count = improvement_signals.count + 1, last_seen_at = excluded.last_seen_at, "
     "note = CASE WHEN excluded.note <> '' THEN excluded.note ELSE improvement_signals.note END, "
     "metadata = json_patch(improvement_signals.metadata, excluded.metadata) "
-    f"RETURNING {_SIG}"
-)
-SIGNAL_RESTORE = (
-    f"INSERT INTO improvement_signals ({_SIG}) VALUES ({_agent_marks(SIGNAL_COLUMNS)}) "
-    "ON CONFLICT DO NOTHING RETURNING id"
-)
-SIGNAL_GET = f"SELECT {_SIG} FROM improvement_signals WHERE category = ? AND pattern_key = ?"
-SIGNAL_LIST = (
-    f"SELECT {_SIG} FROM improvement_signals WHERE (? IS NULL OR category = ?) "
-    "AND (? IS NULL OR surfaced = ?) AND count >= ? "
-    "ORDER BY count DESC, last_seen_at DESC, id LIMIT ?"
-)
-SIGNAL_SURFACE = (
-    "UPDATE improvement_signals SET surfaced = ?, surfaced_at = ? "
-    "WHERE id = ? AND NOT surfaced RETURNING id"
+    f"RETURNING {', '.join(SIGNAL_COLUMNS)}"
 )
 
-_TRACE = _agent_cols(TRACE_COLUMNS)
-TRACE_INSERT = (
-    f"INSERT INTO execution_traces ({_TRACE}) VALUES ({_agent_marks(TRACE_COLUMNS)}) "
-    "ON CONFLICT DO NOTHING RETURNING id"
-)
-TRACE_GET = f"SELECT {_TRACE} FROM execution_traces WHERE id = ?"
-TRACE_LIST = (
-    f"SELECT {_TRACE} FROM execution_traces WHERE (? IS NULL OR outcome = ?) "
-    "AND (? IS NULL OR created_at >= ?) AND (? IS NULL OR created_at < ?) "
-    "AND (? IS NULL OR procedure_id = ?) ORDER BY created_at DESC, id DESC LIMIT ?"
-)
-TRACE_COUNTS = "SELECT outcome, count(*) FROM execution_traces GROUP BY outcome ORDER BY outcome"
-_TRACE_DOOMED = (
-    "(? IS NOT NULL AND created_at < ?) OR id IN (SELECT id FROM execution_traces "
-    "ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?)"
-)
-TRACE_PRUNABLE = f"SELECT count(*) FROM execution_traces WHERE {_TRACE_DOOMED}"
-TRACE_PRUNE = f"DELETE FROM execution_traces WHERE {_TRACE_DOOMED}"
-_CALLS_DOOMED = (
-    "(? IS NOT NULL AND created_at < ?) OR id IN (SELECT id FROM ai_interactions "
-    "ORDER BY id DESC LIMIT -1 OFFSET ?)"
-)
-INTERACTIONS_EXCESS = f"SELECT count(*) FROM ai_interactions WHERE {_CALLS_DOOMED}"
-INTERACTIONS_TRIM = f"DELETE FROM ai_interactions WHERE {_CALLS_DOOMED}"
 
-_EVO = _agent_cols(EVOLUTION_COLUMNS)
-EVO_INSERT = (
-    f"INSERT INTO evolution_runs ({_EVO}) VALUES ({_agent_marks(EVOLUTION_COLUMNS)}) "
-    "ON CONFLICT DO NOTHING RETURNING id"
-)
-EVO_GET = f"SELECT {_EVO} FROM evolution_runs WHERE id = ?"
-EVO_DECIDE = (
-    "UPDATE evolution_runs SET status = ?, baseline_metrics = ?, candidate_metrics = ?, "
-    "reason = ?, decided_at = ? WHERE id = ? AND status = 'proposed' RETURNING id"
-)
-EVO_LIST = (
-    f"SELECT {_EVO} FROM evolution_runs WHERE (? IS NULL OR target = ?) "
-    "AND (? IS NULL OR status = ?) ORDER BY created_at DESC, id DESC LIMIT ?"
-)
-
-_AUDIT = _agent_cols(AUDIT_COLUMNS)
-AUDIT_INSERT = (
-    f"INSERT INTO install_audit ({_AUDIT}) VALUES ({_agent_marks(AUDIT_COLUMNS)}) "
-    "ON CONFLICT DO NOTHING RETURNING id"
-)
-AUDIT_LIST = (
-    f"SELECT {_AUDIT} FROM install_audit WHERE (? IS NULL OR capability = ?) "
-    "AND (? IS NULL OR kind = ?) ORDER BY seq DESC LIMIT ?"
-)
-AGENT_COUNTS = (
-    "SELECT (SELECT count(*) FROM procedures), (SELECT count(*) FROM improvement_signals), "
-    "(SELECT count(*) FROM execution_traces), (SELECT count(*) FROM evolution_runs), "
-    "(SELECT count(*) FROM install_audit)"
-)
