@@ -41,6 +41,7 @@ REWRITTEN = {
     ("sqlite", "INSERT_IDENTITY"): "ON CONFLICT (id) DO NOTHING, as PostgreSQL: rowcount 0 = exists",
     ("sqlite", "INSERT_SESSION"): "ON CONFLICT (id) DO NOTHING, as PostgreSQL: rowcount 0 = exists",
     ("sqlite", "ENTITY_EXISTS"): "a list slot (two values) instead of two fixed marks",
+    ("sqlite", "LEASE_ACQUIRE"): "RETURNING holder, as PostgreSQL (was a second SELECT)",
     ("postgres", "COUNT_ACTIVE_AWARENESS"): "parenthesised condition, as SQLite (same meaning)",
 }
 #: (backend, new name) -> the old name it is compared with

@@ -31,7 +31,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -54,7 +54,11 @@ from ...models import (
 )
 from .. import check_mind_name
 from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
+from ..maintenance import ScoreUpdate, clamp_scores
 from ..migrations import pending
+from ..relational.core import Run
+from ..relational.dialect import POSTGRES
+from ..relational.maintenance import MaintenanceCore
 from ..rows import memory_from_row
 from . import pool, sql
 from .agent import AgentMixin
@@ -62,7 +66,6 @@ from .filters import filter_clause
 from .fulltext import FullTextMixin
 from .graph import GraphMixin
 from .layers import LayersMixin
-from .maintenance import MaintenanceMixin
 from .migrations import MIGRATIONS
 from .queue import IngestStoreMixin
 from .vector_search import (
@@ -101,11 +104,39 @@ class _ConnectionLost(StoreError):
     """The connection broke mid-operation (server restart, network); reads retry once."""
 
 
+class PostgresRun:
+    """`relational.core.Run` over one pooled connection: statements of `sql.py` by name, with
+    the store's schema (and the given fragments) filled in."""
+
+    __slots__ = ("after", "conn", "store")
+
+    def __init__(self, store: PostgresStore, conn: psycopg.Connection) -> None:
+        self.store = store
+        self.conn = conn
+        self.after: list[Callable[[], None]] = []
+
+    def __call__(
+        self, name: str, params: Sequence[Any] = (), *, n: int | None = None, **parts: Any
+    ) -> psycopg.Cursor:
+        frags = {k: v if isinstance(v, psql.Composable) else psql.SQL(v) for k, v in parts.items()}
+        return self.conn.execute(self.store._q(getattr(sql, name), **frags), params)
+
+    def many(self, name: str, rows: Sequence[Sequence[Any]]) -> None:
+        with self.conn.cursor() as cur:
+            cur.executemany(self.store._q(getattr(sql, name)), rows)
+
+    def savepoint(self) -> AbstractContextManager[Any]:
+        return self.conn.transaction()
+
+    def on_commit(self, fn: Callable[[], None]) -> None:
+        self.after.append(fn)
+
+
 class PostgresStore(
     FullTextMixin,
     VectorSearchMixin,
     IngestStoreMixin,
-    MaintenanceMixin,
+    MaintenanceCore,
     LayersMixin,
     GraphMixin,
     AgentMixin,
@@ -117,6 +148,8 @@ class PostgresStore(
     """
 
     backend = "postgres"
+    _dialect = POSTGRES
+    _integrity_errors = (psycopg.errors.IntegrityError,)
 
     def __init__(
         self,
@@ -261,6 +294,35 @@ class PostgresStore(
         except _ConnectionLost:
             with self._conn(tx=False) as conn:
                 return fn(conn)
+
+    # -- the hooks of the relational core (relational/core.py) --------------------------------
+    @contextmanager
+    def _write(self) -> Iterator[Run]:
+        with self._tx() as conn:
+            run = PostgresRun(self, conn)
+            yield run
+        for fn in run.after:
+            fn()
+
+    def _read_with(self, fn: Callable[[Run], T]) -> T:
+        return self._read(lambda c: fn(PostgresRun(self, c)))
+
+    def _serialize(self, run: Run, scope: str) -> None:
+        run.conn.execute(sql.ADVISORY_LOCK, (f"{self._lock_key}:{scope}",))
+
+    def _lock_rows(self, run: Run, name: str, params: Sequence[Any]) -> None:
+        run(name, params)
+
+    def _is_unique(self, error: BaseException) -> bool:
+        return isinstance(error, psycopg.errors.UniqueViolation)
+
+    def _memory(self, row: Sequence[Any]) -> Memory:
+        return _memory(row)
+
+    def _set_score_rows(self, run: Run, updates: Sequence[ScoreUpdate]) -> int:
+        scores = [clamp_scores(u) for u in updates]
+        params = ([u.id for u in updates], [s for s, _ in scores], [u for _, u in scores])
+        return int(run("SET_SCORES", params).rowcount)
 
     def _migrate(self) -> None:
         applied = self._read(self._applied)

@@ -108,6 +108,12 @@ class Dialect:
     def true(self) -> str:
         return "true" if self.postgres else "1 = 1"
 
+    def inserted_id(self, cursor: Any) -> int:
+        """The id of the row an INSERT ending in `returning_id` wrote."""
+        if self.postgres:
+            return int(cursor.fetchone()[0])
+        return int(cursor.lastrowid or 0)
+
     def render(self, text: str) -> str:
         """The backend's text of a statement written with `?` marks."""
         return text.replace("?", self.mark) if self.postgres else text

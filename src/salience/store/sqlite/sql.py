@@ -481,9 +481,8 @@ SET_SCORES = "UPDATE memories SET salience = ?, usefulness = ? WHERE id = ?"
 LEASE_ACQUIRE = (
     "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
     "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at "
-    "WHERE leases.holder = excluded.holder OR leases.expires_at <= ?"
+    "WHERE leases.holder = excluded.holder OR leases.expires_at <= ? RETURNING holder"
 )
-LEASE_HOLDER = "SELECT holder FROM leases WHERE name = ?"
 
 # -- agent records (issue 20, design B §3/§11): procedures, improvement signals, execution
 # traces, evolution runs, install audit. Columns in the order of `salience.models.agent_rows`; the

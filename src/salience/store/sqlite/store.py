@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -25,7 +25,11 @@ from ...models import (
 )
 from .. import bm25
 from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
+from ..maintenance import ScoreUpdate, clamp_scores
 from ..migrations import pending
+from ..relational.core import Run
+from ..relational.dialect import SQLITE
+from ..relational.maintenance import MaintenanceCore
 from ..rows import memory_from_row
 from . import sql
 from .agent import AgentMixin
@@ -36,19 +40,49 @@ from .fulltext import Postings, ensure_postings, write_postings
 from .graph import GraphMixin
 from .hnsw import HnswParams
 from .layers import LayersMixin
-from .maintenance import MaintenanceMixin
 from .migrations import MIGRATIONS
 from .queue import IngestStoreMixin
 from .vector_search import VectorIndexMode, VectorSearchMixin
 from .vectors import from_blob, to_blob, unit_rows
 
+T = TypeVar("T")
+
+
+class SQLiteRun:
+    """`relational.core.Run` over one SQLite connection: statements of `sql.py` by name."""
+
+    __slots__ = ("after", "conn")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.after: list[Callable[[], None]] = []
+
+    def __call__(
+        self, name: str, params: Sequence[Any] = (), *, n: int | None = None, **parts: Any
+    ) -> sqlite3.Cursor:
+        text = getattr(sql, name)
+        if n is not None:
+            parts["marks"] = ", ".join(["?"] * n)
+        return self.conn.execute(text.format(**parts) if parts else text, params)
+
+    def many(self, name: str, rows: Sequence[Sequence[Any]]) -> None:
+        self.conn.executemany(getattr(sql, name), rows)
+
+    def savepoint(self) -> AbstractContextManager[None]:
+        return nullcontext()  # a failed statement does not abort an SQLite transaction
+
+    def on_commit(self, fn: Callable[[], None]) -> None:
+        self.after.append(fn)
+
 
 class SQLiteStore(
-    VectorSearchMixin, IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceMixin, AgentMixin
+    VectorSearchMixin, IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceCore, AgentMixin
 ):
     """A mind stored in one SQLite file. Thread-safe (one connection behind a lock)."""
 
     backend = "sqlite"
+    _dialect = SQLITE
+    _integrity_errors = (sqlite3.IntegrityError,)
 
     def __init__(
         self,
@@ -129,6 +163,35 @@ class SQLiteStore(
                 if isinstance(e, sqlite3.OperationalError):
                     raise _write_error(f"write on {self._path} failed: {e}", e) from e
                 raise
+
+    # -- the hooks of the relational core (relational/core.py) --------------------------------
+    @contextmanager
+    def _write(self) -> Iterator[Run]:
+        with self._lock:  # callbacks run after the commit, before another thread looks
+            run = SQLiteRun(self._db)
+            with self._tx():
+                yield run
+            for fn in run.after:
+                fn()
+
+    def _read_with(self, fn: Callable[[Run], T]) -> T:
+        with self._lock:
+            return fn(SQLiteRun(self._db))
+
+    def _serialize(self, run: Run, scope: str) -> None:
+        """Nothing to do: BEGIN IMMEDIATE already serialises every writer of the file."""
+
+    def _lock_rows(self, run: Run, name: str, params: Sequence[Any]) -> None:
+        """Nothing to do: BEGIN IMMEDIATE already serialises every writer of the file."""
+
+    def _is_unique(self, error: BaseException) -> bool:
+        return "UNIQUE" in str(error)
+
+    def _memory(self, row: Sequence[Any]) -> Memory:
+        return _memory(row)
+
+    def _set_score_rows(self, run: Run, updates: Sequence[ScoreUpdate]) -> int:
+        return sum(run("SET_SCORES", (*clamp_scores(u), u.id)).rowcount for u in updates)
 
     def _migrate(self) -> None:
         db = self._db
