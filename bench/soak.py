@@ -21,6 +21,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -62,12 +63,33 @@ class Soak:
     total: dict[int, int] = field(default_factory=dict)
     created: int = 0
     refused_creates: int = 0
+    by_mind: dict[str, list[str]] = field(default_factory=dict)  # acked ids, oldest first
+    forgotten: set[str] = field(default_factory=set)  # deleted on purpose (steady mode)
+    steady: int = 0  # > 0: keep each tenant mind at about this many memories (delete the oldest)
+    deleted: int = 0
+    delete_failed: int = 0
 
     def record(self, status: int, seconds: float) -> None:
         with self.lock:
             self.window.latencies.append(seconds)
             self.window.status[status] = self.window.status.get(status, 0) + 1
             self.total[status] = self.total.get(status, 0) + 1
+
+    def ack(self, mind: str, ids: list[str]) -> list[str]:
+        """Record acknowledged ids; in steady mode, the ids to delete to stay at `steady`
+        memories in `mind` (the oldest acknowledged; removed from the lost-check)."""
+        with self.lock:
+            self.acked.extend((mind, i) for i in ids)
+            if not self.steady:
+                return []
+            mine = self.by_mind.setdefault(mind, [])
+            mine.extend(ids)
+            over = len(mine) - self.steady
+            if over <= 0:
+                return []
+            gone, mine[:over] = mine[:over], []
+            self.forgotten.update(gone)
+            return gone
 
     def take_window(self) -> Window:
         with self.lock:
@@ -102,14 +124,12 @@ def worker(s: Soak, n: int) -> None:
                 if op < 0.35:
                     r = c.post(f"/v1/minds/{mind}/memories", json={"content": _sentence(rng)})
                     if r.status_code == 201:
-                        with s.lock:
-                            s.acked.append((mind, r.json()["id"]))
+                        _forget(s, c, mind, s.ack(mind, [r.json()["id"]]))
                 elif op < 0.45:
                     items = [{"content": _sentence(rng)} for _ in range(rng.randint(2, 8))]
                     r = c.post(f"/v1/minds/{mind}/memories/batch", json={"items": items})
                     if r.status_code == 201:
-                        with s.lock:
-                            s.acked.extend((mind, i) for i in r.json()["ids"])
+                        _forget(s, c, mind, s.ack(mind, list(r.json()["ids"])))
                 elif op < 0.85:
                     r = c.post(f"/v1/minds/{mind}/search",
                                json={"query": " ".join(rng.sample(WORDS, 3)), "limit": 10})
@@ -135,6 +155,35 @@ def worker(s: Soak, n: int) -> None:
             except httpx.HTTPError:
                 status = 599  # transport error: counted with the 5xx
             s.record(status, time.perf_counter() - t0)
+
+
+def _forget(s: Soak, c: httpx.Client, mind: str, ids: list[str]) -> None:
+    """Steady mode: delete `ids` (each DELETE is a request like the others)."""
+    for mid in ids:
+        t0 = time.perf_counter()
+        try:
+            status = c.delete(f"/v1/minds/{mind}/memories/{mid}").status_code
+        except httpx.HTTPError:
+            status = 599
+        s.record(status, time.perf_counter() - t0)
+        with s.lock:
+            s.deleted += status == 204
+            s.delete_failed += status != 204
+
+
+def memory_count(base: str, keys: list[str], minds: list[str]) -> int:
+    """Memories in the tenant minds now (the stats route)."""
+    n = 0
+    for key, mind in zip(keys, minds, strict=True):
+        r = httpx.get(f"{base}/v1/minds/{mind}/stats", headers={"Authorization": f"Bearer {key}"},
+                      timeout=60)
+        n += int(r.json().get("memories", 0)) if r.status_code == 200 else 0
+    return n
+
+
+def load_average() -> str:
+    """The 1-minute load average (the machine is shared: latency follows it)."""
+    return Path("/proc/loadavg").read_text().split()[0]
 
 
 def proc_stats(pid: int) -> tuple[float, int]:
@@ -169,6 +218,12 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=6)
     ap.add_argument("--embedder", default="hash")
     ap.add_argument("--seed", type=int, default=17)
+    ap.add_argument("--steady", type=int, default=0,
+                    help="keep each tenant mind at about N memories: past N, every acknowledged "
+                         "add deletes the oldest one (RSS flat = no leak; 0: minds only grow)")
+    ap.add_argument("--trace", type=Path, default=None,
+                    help="run the server under tracemalloc; each sample appends what grew to "
+                         "TRACE/trace.txt (bench/_traced_serve.py)")
     args = ap.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="salience-soak-"))
@@ -192,9 +247,13 @@ def main() -> None:
     minds = [f"soak{run}-m{i}" for i in range(args.tenants)]
     port = free_port()
     log = (home / "server.log").open("wb")  # a file, never a pipe: a full pipe blocks the server
+    entry = ["-m", "salience.interfaces.cli"]
+    if args.trace is not None:
+        args.trace.mkdir(parents=True, exist_ok=True)
+        env["SALIENCE_SOAK_TRACE_DIR"] = str(args.trace.resolve())
+        entry = [str(ROOT / "bench" / "_traced_serve.py")]
     server = subprocess.Popen(
-        [sys.executable, "-m", "salience.interfaces.cli", "serve", "--port", str(port),
-         "--log-level", "warning"],
+        [sys.executable, *entry, "serve", "--port", str(port), "--log-level", "warning"],
         env=env, stdout=subprocess.DEVNULL, stderr=log,
     )
     base = f"http://127.0.0.1:{port}"
@@ -211,15 +270,17 @@ def main() -> None:
             r = httpx.post(f"{base}/v1/minds", json={"name": mind},
                            headers={"Authorization": f"Bearer {key}"}, timeout=60)
             assert r.status_code == 201, r.text
-        s = Soak(base, keys, minds, time.monotonic() + args.minutes * 60, args.seed)
+        s = Soak(base, keys, minds, time.monotonic() + args.minutes * 60, args.seed,
+                 steady=args.steady)
         threads = [threading.Thread(target=worker, args=(s, n), daemon=True)
                    for n in range(args.workers)]
         for t in threads:
             t.start()
         print(f"soak: backend {args.backend}, {args.minutes:g} min, {args.tenants} tenants, "
-              f"{args.workers} workers, embedder {args.embedder}, {os.cpu_count()} cores")
-        print("| sample (s) | requests | p95 ms | 5xx | RSS MB | open fds |")
-        print("|---:|---:|---:|---:|---:|---:|")
+              f"{args.workers} workers, embedder {args.embedder}, {os.cpu_count()} cores, "
+              f"steady {args.steady or 'off'}")
+        print("| sample (s) | requests | p95 ms | 5xx | RSS MB | open fds | memories | load avg |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
         rows = []
         minute = 0
         while any(t.is_alive() for t in threads):
@@ -227,22 +288,28 @@ def main() -> None:
             minute += 1
             w = s.take_window()
             rss, fds = proc_stats(server.pid)
+            if args.trace is not None:
+                server.send_signal(signal.SIGUSR1)
             five = sum(n for code, n in w.status.items() if code >= 500)
             rows.append((len(w.latencies), p95(w.latencies), five, rss, fds))
             print(f"| {minute * args.sample_s:.0f} | {len(w.latencies)} | {p95(w.latencies):.0f} | {five} | "
-                  f"{rss:.0f} | {fds} |", flush=True)
+                  f"{rss:.0f} | {fds} | {memory_count(base, keys, minds)} | {load_average()} |",
+                  flush=True)
         for t in threads:
             t.join()
         lost = 0
         with httpx.Client(base_url=base, timeout=60) as c:
             key_of = dict(zip(minds, keys, strict=True))
             for mind, mid in s.acked:
+                if mid in s.forgotten:
+                    continue
                 r = c.get(f"/v1/minds/{mind}/memories/{mid}",
                           headers={"Authorization": f"Bearer {key_of[mind]}"})
                 lost += r.status_code != 200
         five_total = sum(n for code, n in s.total.items() if code >= 500)
         print(f"\nrequests {sum(s.total.values())}, status counts {dict(sorted(s.total.items()))}")
-        print(f"acknowledged writes {len(s.acked)}, lost {lost}, 5xx {five_total}, "
+        print(f"acknowledged writes {len(s.acked)}, deleted on purpose {s.deleted} (failed "
+              f"{s.delete_failed}), lost {lost}, 5xx {five_total}, "
               f"minds created by the creating tenant {s.created} (then refused {s.refused_creates}"
               " times: tenant_max_minds 40)")
         if rows:

@@ -52,7 +52,12 @@ def _features(text: str) -> Iterator[tuple[str, float]]:
             yield "c:" + marked[i : i + 3], _TRIGRAM_WEIGHT
 
 
-@lru_cache(maxsize=1 << 16)
+#: features whose bucket is kept (~200 bytes each, process-wide): 16,384 hold an everyday
+#: vocabulary's words and trigrams; 65,536 grew a soak server by ~13 MB (issue 17)
+BUCKET_CACHE_SIZE = 1 << 14
+
+
+@lru_cache(maxsize=BUCKET_CACHE_SIZE)
 def _bucket(feature: str, dim: int) -> tuple[int, float]:
     digest = hashlib.blake2b(
         feature.encode("utf-8"), digest_size=8, person=b"salience-hash"

@@ -2185,19 +2185,26 @@ def _segment_claims(seg: Segment) -> list[Claim]:
 
 #: texts whose claims are kept: search reads the claims of its top ~20 candidates per query
 #: (newer wins, slot first), ~3 ms per text uncached on an idle core; a mind's recurring hits
-#: stay cached (a few hundred bytes each)
-CLAIMS_CACHE_SIZE = 32_768
+#: stay cached (~300 bytes each for LoCoMo turns). The cache is process-wide (a server's minds
+#: share it), so it is bounded in bytes too: texts over `CLAIMS_CACHE_MAX_CHARS` are not kept,
+#: which caps it near 16,384 × 2.5 KB ≈ 40 MB (issue 17: 32,768 entries of any length before)
+CLAIMS_CACHE_SIZE = 16_384
+CLAIMS_CACHE_MAX_CHARS = 2_000
 
 
-@lru_cache(maxsize=CLAIMS_CACHE_SIZE)
-def _claims_cached(text: str) -> tuple[Claim, ...]:
+def _claims_of(text: str) -> tuple[Claim, ...]:
     out: list[Claim] = []
     for seg in segments(text):
         out.extend(_segment_claims(seg))
     return tuple(dict.fromkeys(out))
 
 
+_claims_cached = lru_cache(maxsize=CLAIMS_CACHE_SIZE)(_claims_of)
+
+
 def claims(text: str) -> list[Claim]:
     """All claims of `text` (see the module docstring), deduplicated, in text order."""
+    if len(text) > CLAIMS_CACHE_MAX_CHARS:
+        return list(_claims_of(text))
     return list(_claims_cached(text))
 
