@@ -139,6 +139,8 @@ def worker(s: Soak, n: int) -> None:
                                content=_chat(rng))
                 elif op < 0.95:
                     r = c.post(f"/v1/minds/{mind}/heartbeat")
+                    if s.steady and r.status_code == 200:
+                        _trim(s, c, mind)
                 elif tenant == 0:  # the tenant that keeps creating minds
                     name = f"extra-{uuid.uuid4().hex[:10]}"
                     r = c.post("/v1/minds", json={"name": name})
@@ -169,6 +171,23 @@ def _forget(s: Soak, c: httpx.Client, mind: str, ids: list[str]) -> None:
         with s.lock:
             s.deleted += status == 204
             s.delete_failed += status != 204
+
+
+def _trim(s: Soak, c: httpx.Client, mind: str) -> None:
+    """Steady mode: delete the memories past the newest `steady` that no add acknowledged
+    (those the chat imports made; acknowledged ones leave through `Soak.ack`)."""
+    t0 = time.perf_counter()
+    r = c.get(f"/v1/minds/{mind}/memories",
+              params={"offset": s.steady, "limit": 100, "order": "created_desc"})
+    s.record(r.status_code, time.perf_counter() - t0)
+    if r.status_code != 200:
+        return
+    with s.lock:  # claim the ids: a worker of the same tenant may be trimming too
+        live = set(s.by_mind.get(mind, ()))
+        extra = [m["id"] for m in r.json()["items"]
+                 if m["id"] not in live and m["id"] not in s.forgotten]
+        s.forgotten.update(extra)
+    _forget(s, c, mind, extra)
 
 
 def memory_count(base: str, keys: list[str], minds: list[str]) -> int:
