@@ -87,12 +87,12 @@ class GraphMixin(_Base):
         supersede: Sequence[tuple[str, str]] = (),
         now: datetime,
     ) -> GraphWrite:
-        with self._tx() as conn:
-            return self._write_graph(conn, graphs, supersede=supersede, now=now)
+        with self._write() as run:
+            return self._write_graph(run, graphs, supersede=supersede, now=now)
 
     def _write_graph(
         self,
-        conn: psycopg.Connection,
+        run: Any,
         graphs: Sequence[MemoryGraph],
         *,
         supersede: Sequence[tuple[str, str]] = (),
@@ -100,6 +100,7 @@ class GraphMixin(_Base):
     ) -> GraphWrite:
         """`apply_graph` inside the caller's transaction (commit_ingest), under the :layers
         advisory lock that serialises entity creation."""
+        conn = run.conn
         if graphs or supersede:
             conn.execute(sql.ADVISORY_LOCK, (self._lock_key + sql.LAYERS_LOCK_SUFFIX,))
         return apply_graph(_PostgresGraphTx(self, conn), graphs, supersede=supersede, now=now)

@@ -390,9 +390,6 @@ MIGRATION_INGEST = (
     "CREATE INDEX ai_interactions_created ON {s}.ai_interactions (created_at)",
 )
 
-#: Queue name -> table; `{q}` in the queue statements is one of these, as an identifier.
-QUEUE_TABLES = {"triage": "pending_triage", "distillation": "pending_distillation"}
-INGEST_LOCK_SUFFIX = ":ingest"  # advisory lock key: commits of one mind are serialised
 
 
 # -- maintenance (issue 7): targeted score updates, maintenance log, leases ----------------------

@@ -59,6 +59,7 @@ from ..migrations import pending
 from ..relational.core import Run
 from ..relational.dialect import POSTGRES
 from ..relational.maintenance import MaintenanceCore
+from ..relational.queue import IngestCore
 from ..rows import memory_from_row
 from . import pool, sql
 from .agent import AgentMixin
@@ -67,7 +68,6 @@ from .fulltext import FullTextMixin
 from .graph import GraphMixin
 from .layers import LayersMixin
 from .migrations import MIGRATIONS
-from .queue import IngestStoreMixin
 from .vector_search import (
     HNSW_EF_CONSTRUCTION,
     HNSW_M,
@@ -135,7 +135,7 @@ class PostgresRun:
 class PostgresStore(
     FullTextMixin,
     VectorSearchMixin,
-    IngestStoreMixin,
+    IngestCore,
     MaintenanceCore,
     LayersMixin,
     GraphMixin,
@@ -443,13 +443,17 @@ class PostgresStore(
         vecs = self._check_vectors(vectors, len(memories))
         if not memories:
             return
-        with self._tx() as conn:
-            self._insert_rows(conn, memories, vecs)
+        with self._write() as run:
+            self._insert_rows(run, memories, vecs)
+
+    def _rows_inserted(self, run: Run, pks: list[int] | None, vecs: np.ndarray | None) -> None:
+        """Nothing to do: the server's HNSW index is the only index."""
 
     def _insert_rows(
-        self, conn: psycopg.Connection, memories: Sequence[Memory], vecs: np.ndarray | None
+        self, run: Run, memories: Sequence[Memory], vecs: np.ndarray | None
     ) -> None:
         """Insert records (with their vectors) inside the caller's transaction."""
+        conn = run.conn
         rows = [_params(m) for m in memories]
         stmt = sql.COPY_MEMORIES if vecs is None else sql.COPY_MEMORIES_VEC
         types = [*sql.COPY_TYPES, *(() if vecs is None else ("vector",))]
@@ -473,13 +477,14 @@ class PostgresStore(
         vecs = self._check_vectors(vectors, len(memories))
         if not memories:
             return
-        with self._tx() as conn:
-            self._update_rows(conn, memories, vecs)
+        with self._write() as run:
+            self._update_rows(run, memories, vecs)
 
     def _update_rows(
-        self, conn: psycopg.Connection, memories: Sequence[Memory], vecs: np.ndarray | None
+        self, run: Run, memories: Sequence[Memory], vecs: np.ndarray | None
     ) -> None:
         """Replace records by id inside the caller's transaction (`NotFound` if one is absent)."""
+        conn = run.conn
         ids = [m.id for m in memories]
         if vecs is None:
             rows = [(*_params(m)[1:], m.id) for m in memories]

@@ -72,19 +72,19 @@ class GraphMixin(_Base):
         supersede: Sequence[tuple[str, str]] = (),
         now: datetime,
     ) -> GraphWrite:
-        with self._tx() as db:
-            return self._write_graph(db, graphs, supersede=supersede, now=now)
+        with self._write() as run:
+            return self._write_graph(run, graphs, supersede=supersede, now=now)
 
     def _write_graph(
         self,
-        db: sqlite3.Connection,
+        run: Any,
         graphs: Sequence[MemoryGraph],
         *,
         supersede: Sequence[tuple[str, str]] = (),
         now: datetime | None,
     ) -> GraphWrite:
         """`apply_graph` inside the caller's transaction (commit_ingest)."""
-        return apply_graph(_SQLiteGraphTx(db), graphs, supersede=supersede, now=now)
+        return apply_graph(_SQLiteGraphTx(run.conn), graphs, supersede=supersede, now=now)
 
     # -- entities -----------------------------------------------------------------------------
     def insert_entity(self, entity: Entity) -> None:

@@ -358,8 +358,6 @@ MIGRATION_INGEST = (
     "CREATE INDEX ai_interactions_created ON ai_interactions (created_at)",
 )
 
-#: Queue name -> table; the only identifiers ever formatted into queue statements.
-QUEUE_TABLES = {"triage": "pending_triage", "distillation": "pending_distillation"}
 
 
 # -- layers (issue 6): identity, awareness, sessions/frames, knowledge graph, time travel ------

@@ -30,6 +30,7 @@ from ..migrations import pending
 from ..relational.core import Run
 from ..relational.dialect import SQLITE
 from ..relational.maintenance import MaintenanceCore
+from ..relational.queue import IngestCore
 from ..rows import memory_from_row
 from . import sql
 from .agent import AgentMixin
@@ -41,7 +42,6 @@ from .graph import GraphMixin
 from .hnsw import HnswParams
 from .layers import LayersMixin
 from .migrations import MIGRATIONS
-from .queue import IngestStoreMixin
 from .vector_search import VectorIndexMode, VectorSearchMixin
 from .vectors import from_blob, to_blob, unit_rows
 
@@ -76,7 +76,7 @@ class SQLiteRun:
 
 
 class SQLiteStore(
-    VectorSearchMixin, IngestStoreMixin, LayersMixin, GraphMixin, MaintenanceCore, AgentMixin
+    VectorSearchMixin, IngestCore, LayersMixin, GraphMixin, MaintenanceCore, AgentMixin
 ):
     """A mind stored in one SQLite file. Thread-safe (one connection behind a lock)."""
 
@@ -266,17 +266,22 @@ class SQLiteStore(
 
     def insert(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
         vecs = self._check_vectors(vectors, len(memories))
-        with self._lock:  # the cache follows the commit before any other thread looks at it
-            with self._tx() as db:
-                fresh = self._index_is_fresh(db)
-                new_pks = self._insert_rows(db, memories, vecs)
-            if vecs is not None and fresh and self._index is not None:
-                self._index.append(np.asarray(new_pks, dtype=np.int64), vecs)
+        with self._write() as run:
+            self._rows_inserted(run, self._insert_rows(run, memories, vecs), vecs)
+
+    def _rows_inserted(self, run: Run, pks: list[int] | None, vecs: np.ndarray | None) -> None:
+        """After the commit, append the new vectors to the cached index if it was fresh (the
+        cache follows the commit before any other thread looks at it)."""
+        if vecs is None or not pks or not self._index_is_fresh(run.conn):
+            return
+        index = self._index
+        run.on_commit(lambda: index.append(np.asarray(pks, dtype=np.int64), vecs))
 
     def _insert_rows(
-        self, db: sqlite3.Connection, memories: Sequence[Memory], vecs: np.ndarray | None
+        self, run: Run, memories: Sequence[Memory], vecs: np.ndarray | None
     ) -> list[int]:
         """Insert records (side tables, vectors) inside the caller's transaction; their pks."""
+        db = run.conn
         new_pks: list[int] = []
         for i, m in enumerate(memories):
             try:
@@ -297,15 +302,16 @@ class SQLiteStore(
         with self._lock:
             with self._tx() as db:
                 fresh = self._index_is_fresh(db)
-                replaced = self._update_rows(db, memories, vecs)
+                replaced = self._update_rows(SQLiteRun(db), memories, vecs)
                 seq = self._log_position(db) if replaced else 0
             if replaced:
                 self._after_vector_change(fresh, seq, replaced=replaced)
 
     def _update_rows(
-        self, db: sqlite3.Connection, memories: Sequence[Memory], vecs: np.ndarray | None
+        self, run: Run, memories: Sequence[Memory], vecs: np.ndarray | None
     ) -> list[tuple[int, np.ndarray]]:
         """Replace records inside the caller's transaction; the (pk, vector) pairs replaced."""
+        db = run.conn
         replaced: list[tuple[int, np.ndarray]] = []
         for i, m in enumerate(memories):
             row = db.execute(sql.PK_BY_ID, (m.id,)).fetchone()
