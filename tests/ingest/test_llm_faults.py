@@ -140,12 +140,12 @@ def test_server_dies_mid_drain_then_comes_back(config, clock, server, tmp_path):
     import json
 
     died = threading.Event()
-    triages = {"n": 0}
+    qualities = {"n": 0}
 
     def responder(schema, prompt, n):
-        if schema == "TriageAnswer":
-            triages["n"] += 1
-        if schema == "QualityAnswer" and triages["n"] == 4:  # the 4th item, after its triage
+        if schema == "QualityAnswer":
+            qualities["n"] += 1
+        if schema == "QualityAnswer" and qualities["n"] == 4:  # the 4th item, after its triage
             threading.Thread(target=server.stop, daemon=True).start()
             died.set()
             return 0, None, {}

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..clock import Clock
 from ..config import Config
 from ..embed.calibration import mind_threshold, pair_forms
-from ..errors import InvalidInput
+from ..errors import InvalidInput, StoreError
 from ..graph.extract import prepare as graph_records
 from ..models import Importance, Memory, MemoryType, Source, check_text, content_hash, new_id
 from ..models import validate_memory as _validate
@@ -41,6 +43,22 @@ Embed = Callable[[list[str]], "np.ndarray"]
 _CLIP = 500
 #: memories a full-text search on the new memory's slots adds to the contradiction check
 SLOT_CANDIDATES = 8
+#: items `triage_and_save_many` takes at once from the importers and the triage queue
+BATCH_SIZE = 32
+
+
+@dataclass(slots=True)
+class _Triaged:
+    """An item past triage: the records to save (None: settle it with `status`)."""
+
+    item: IngestItem
+    dequeue: tuple[QueueName, int] | None
+    result: IngestResult
+    records: list[Memory] | None = None
+    text: str = ""
+    status: str = "skipped"
+    skip_text: str | None = None  # a triage skip: written as a `triage_skipped` event
+    vectors: np.ndarray | None = field(default=None, repr=False)
 
 
 class Ingestor:
@@ -63,6 +81,8 @@ class Ingestor:
         self.config = config
         self.clock = clock
         self.thresholds = rules.thresholds_from(config)
+        #: entered around a batch: the model calls it makes are logged in one write
+        self.batched_log: Callable[[], AbstractContextManager[object]] = nullcontext
 
     # -- design A's triageAndSave ---------------------------------------------------------------
     def triage_and_save(
@@ -79,13 +99,111 @@ class Ingestor:
             return self._save_direct(item, dequeue=dequeue)
         if item.path == "archive":
             return self._archive(item, dequeue=dequeue)
+        text, chunks = self._chunks(item)
+        step = self._triage(item, dequeue, text, chunks)
+        if step.records is None:
+            return self._settle(step.result, item, dequeue, status=step.status,
+                                text=step.skip_text)
+        step.vectors = self.embed([m.content for m in step.records])
+        return self._save_triaged(step)
+
+    def triage_and_save_many(
+        self, items: Sequence[tuple[IngestItem, tuple[QueueName, int] | None]]
+    ) -> list[IngestResult | Exception | None]:
+        """`triage_and_save` of each `(item, dequeue)` in order, with one embedding call for
+        the whole batch: every item is triaged first (triage reads only the item), the
+        memories of the admitted ones are embedded together, then each item is checked against
+        the mind (duplicates, neighbours, quality, contradictions) and committed in its own
+        transaction, in order — so item k sees items 1..k-1 exactly as one-by-one ingestion
+        would, and the same memories are stored and superseded.
+
+        An item whose first chunk repeats an earlier item's of the batch is processed on its
+        own when its turn comes (the earlier one decides whether it is a duplicate). Returns,
+        per item, its result (None: its queue item was gone) or the exception it raised;
+        `StoreError` propagates at once (what was committed stays committed).
+        """
+        out: list[IngestResult | Exception | None] = [None] * len(items)
+        steps: dict[int, _Triaged] = {}
+        alone: set[int] = set()  # processed one by one when their turn comes
+        heads: set[str] = set()
+        with self.batched_log():
+            for i, (item, dequeue) in enumerate(items):
+                if item.path in ("save_memory", "archive"):
+                    alone.add(i)
+                    continue
+                try:
+                    text, chunks = self._chunks(item)
+                    head = content_hash(chunks[0])
+                    if head in heads:
+                        alone.add(i)
+                        continue
+                    heads.add(head)
+                    steps[i] = self._triage(item, dequeue, text, chunks)
+                except StoreError:
+                    raise
+                except Exception as e:  # this item's failure, as one-by-one would raise it
+                    out[i] = e
+            admitted = [s for s in steps.values() if s.records is not None]
+            try:
+                self._embed_together(admitted)
+            except StoreError:
+                raise
+            except Exception:  # the batch call failed: each item embeds (and fails) on its own
+                pass
+            for i, (item, dequeue) in enumerate(items):
+                try:
+                    if i in alone:
+                        out[i] = self.triage_and_save(item, dequeue=dequeue)
+                    elif i in steps:
+                        out[i] = self._finish(steps[i])
+                except StoreError:
+                    raise
+                except Exception as e:
+                    out[i] = e
+        return out
+
+    def _embed_together(self, steps: Sequence[_Triaged]) -> None:
+        """One embedding call for the memories of `steps`, split back per step."""
+        texts = [m.content for s in steps for m in s.records or ()]
+        if not texts:
+            return
+        vecs = self.embed(texts)
+        at = 0
+        for s in steps:
+            n = len(s.records or ())
+            s.vectors, at = vecs[at:at + n], at + n
+
+    def _finish(self, step: _Triaged) -> IngestResult | None:
+        """Phase 3 of `triage_and_save_many` for one triaged item, in its turn."""
+        item, dequeue = step.item, step.dequeue
+        if step.records is None:
+            return self._settle(step.result, item, dequeue, status=step.status,
+                                text=step.skip_text)
+        dup = self.store.find_by_hash(step.records[0].content_hash)
+        if dup is not None:  # stored since it was triaged (by another writer)
+            res = IngestResult(path=item.path, skipped="duplicate", duplicate_of=dup)
+            return self._settle(res, item, dequeue, status="saved")
+        if step.vectors is None:
+            step.vectors = self.embed([m.content for m in step.records])
+        return self._save_triaged(step)
+
+    def _chunks(self, item: IngestItem) -> tuple[str, list[str]]:
         text = check_text(item.text, max_bytes=self.config.max_content_bytes)
+        return text, chunk_text(text, self.config.chunk_bytes)
+
+    def _triage(
+        self, item: IngestItem, dequeue: tuple[QueueName, int] | None, text: str,
+        chunks: Sequence[str],
+    ) -> _Triaged:
+        """Duplicate check, triage and the path's admission rule: the records to save, or
+        what to settle the item with. Reads the mind only for the duplicate check."""
         result = IngestResult(path=item.path)
-        chunks = chunk_text(text, self.config.chunk_bytes)
+        step = _Triaged(item=item, dequeue=dequeue, result=result)
         dup = self.store.find_by_hash(content_hash(chunks[0]))
         if dup is not None:  # already remembered: no model call, just settle the item
             result.skipped, result.duplicate_of = "duplicate", dup
-            return self._settle(result, item, dequeue, status="saved")
+            step.status = "saved"
+            return step
         tri = self.brain.triage(text, kind=item.path)  # type: ignore[arg-type]
         result.salience = float(tri.salience)
         user_stated = False
@@ -102,9 +220,10 @@ class Ingestor:
         else:
             skip = None
         if skip is not None:
-            result.skipped = skip
-            return self._settle(result, item, dequeue, status="skipped", text=text)
-        records = self._records(
+            result.skipped, step.skip_text = skip, text
+            return step
+        step.text = text
+        step.records = self._records(
             item, chunks,
             salience=rules.clamp_salience(tri.salience),
             summary=tri.summary,
@@ -114,11 +233,16 @@ class Ingestor:
             source=rules.source_for(item.path, tool_grounded=item.tool_grounded,
                                     imported=item.imported, user_stated=user_stated),
         )
-        vecs = self.embed([m.content for m in records])
+        return step
+
+    def _save_triaged(self, step: _Triaged) -> IngestResult | None:
+        """Quality, contradictions and the atomic save of a triaged item with its vectors."""
+        item, result, records, vecs = step.item, step.result, step.records, step.vectors
+        assert records is not None and vecs is not None
         head = records[0]
         neighbours = self._neighbours(vecs[0])
         if rules.uses_quality(item.path):
-            q = self.brain.quality(text, existing=[m.text for m, _ in neighbours])
+            q = self.brain.quality(step.text, existing=[m.text for m, _ in neighbours])
             head.salience = rules.quality_boost(head.salience, q.specificity, q.uniqueness)
             head.confidence = min(1.0, max(0.0, float(q.confidence)))
             head.entities = _merge(head.entities, q.entities)
@@ -128,7 +252,8 @@ class Ingestor:
                     head.salience, head.confidence, head.importance,
                 )
         result.salience = head.salience
-        batch = IngestBatch(memories=records, vectors=vecs, dequeue=dequeue, now=self.clock.now())
+        batch = IngestBatch(memories=records, vectors=vecs, dequeue=step.dequeue,
+                            now=self.clock.now())
         if rules.uses_quality(item.path):
             self._contradictions(head, neighbours, batch)
         if item.harvest is not None:

@@ -1,8 +1,9 @@
 """The import runner shared by every importer (mbox, ICS, chat transcripts).
 
 Importers turn a file into `SourceRecord`s (a stable per-item key and an `IngestItem`). The
-runner skips keys already harvested, then triages each new item — or, with `defer`, only queues
-it. An item is marked processed (design B's harvest state) in the same transaction that saves
+runner skips keys already harvested, then triages the new items in batches
+(`Ingestor.triage_and_save_many`: one embedding call per batch, each item checked and committed
+in order) — or, with `defer`, only queues them. An item is marked processed (design B's harvest state) in the same transaction that saves
 it, skips it or queues it; when triage fails, the item is queued for retry with its mark. So
 re-importing a file is incremental and a crash never loses or duplicates an item.
 """
@@ -14,9 +15,10 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from ..errors import InvalidInput, StoreError
+from ..errors import InvalidInput
 from ..store.ingest import HarvestMark
 from .items import ImportReport, IngestItem, IngestResult
+from .pipeline import BATCH_SIZE
 from .queue import enqueue
 
 if TYPE_CHECKING:
@@ -84,10 +86,13 @@ def run_import(
         elif progress is not None and len(group) > len(items):
             progress(len(group) - len(items))  # the ones read, seen or broken: no triage
         if not defer:
-            for item in items:  # triage takes the time: progress advances per item
-                _ingest_one(ingestor, item, report)
+            for i in range(0, len(items), BATCH_SIZE):  # progress advances per batch
+                batch = items[i:i + BATCH_SIZE]
+                outcomes = ingestor.triage_and_save_many([(it, None) for it in batch])
+                for item, outcome in zip(batch, outcomes, strict=True):
+                    _settle_one(ingestor, item, outcome, report)
                 if progress is not None:
-                    progress(1)
+                    progress(len(batch))
         elif progress is not None:
             progress(len(group))
     store.set_harvest_source(
@@ -97,19 +102,19 @@ def run_import(
     return report
 
 
-def _ingest_one(ingestor: Ingestor, item: IngestItem, report: ImportReport) -> None:
-    try:
-        result = ingestor.triage_and_save(item)
-    except StoreError:
-        raise
-    except InvalidInput as e:  # this item can never be saved; report it, leave it unmarked
+def _settle_one(
+    ingestor: Ingestor, item: IngestItem, result: IngestResult | Exception | None,
+    report: ImportReport,
+) -> None:
+    """Count one item's outcome (`Ingestor.triage_and_save_many`) in the report."""
+    if isinstance(result, InvalidInput):  # can never be saved; report it, leave it unmarked
         report.invalid += 1
-        _note(report, [f"{item.harvest.key if item.harvest else '?'}: {e}"])
+        _note(report, [f"{item.harvest.key if item.harvest else '?'}: {result}"])
         return
-    except Exception as e:  # the model or the embedder failed: queue it for the drain
+    if isinstance(result, Exception):  # the model or the embedder failed: queue it for the drain
         enqueue(ingestor, [item])
         report.queued += 1
-        _note(report, [f"queued for retry: {type(e).__name__}: {e}"[:300]])
+        _note(report, [f"queued for retry: {type(result).__name__}: {result}"[:300]])
         return
     if result is not None and result.saved:
         report.saved += 1
