@@ -51,7 +51,8 @@ class GraphMixin(_Base):
         def _read(self, fn: Callable[[psycopg.Connection], T]) -> T: ...
 
     # -- write path: link a memory's entities (caller holds the :layers advisory lock) ---------
-    def _link_entities(self, conn: psycopg.Connection, pk: int, m: Memory) -> None:
+    def _link_entities(self, run: Any, pk: int, m: Memory) -> None:
+        conn = run.conn
         for raw in m.entities:
             try:
                 parsed = parse_name(raw)

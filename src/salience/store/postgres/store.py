@@ -58,6 +58,7 @@ from ..maintenance import ScoreUpdate, clamp_scores
 from ..migrations import pending
 from ..relational.core import Run
 from ..relational.dialect import POSTGRES
+from ..relational.layers import LayersCore
 from ..relational.maintenance import MaintenanceCore
 from ..relational.queue import IngestCore
 from ..rows import memory_from_row
@@ -66,7 +67,6 @@ from .agent import AgentMixin
 from .filters import filter_clause
 from .fulltext import FullTextMixin
 from .graph import GraphMixin
-from .layers import LayersMixin
 from .migrations import MIGRATIONS
 from .vector_search import (
     HNSW_EF_CONSTRUCTION,
@@ -137,7 +137,7 @@ class PostgresStore(
     VectorSearchMixin,
     IngestCore,
     MaintenanceCore,
-    LayersMixin,
+    LayersCore,
     GraphMixin,
     AgentMixin,
 ):
@@ -470,7 +470,7 @@ class PostgresStore(
             raise InvalidInput(f"a memory violates a constraint: {_first_line(e)}") from None
         except psycopg.errors.ProgramLimitExceeded as e:
             raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
-        self._write_layers(conn, memories)  # sessions, t, frames, links
+        self._write_layers(run, memories)  # sessions, t, frames, links
         self._write_postings(conn, memories)
 
     def update(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
@@ -503,7 +503,7 @@ class PostgresStore(
             raise InvalidInput(f"a memory violates a constraint: {_first_line(e)}") from None
         except psycopg.errors.ProgramLimitExceeded as e:
             raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
-        self._write_layers(conn, memories, updating=True)
+        self._write_layers(run, memories, updating=True)
         self._write_postings(conn, memories, updating=True)
 
     def record_retrievals(self, ids: Sequence[str], now: datetime, *, boost: float) -> int:

@@ -40,7 +40,8 @@ class GraphMixin(_Base):
         def _tx(self) -> AbstractContextManager[sqlite3.Connection]: ...
 
     # -- write path: link a memory's entities ------------------------------------------------
-    def _link_entities(self, db: sqlite3.Connection, pk: int, m: Memory) -> None:
+    def _link_entities(self, run: Any, pk: int, m: Memory) -> None:
+        db = run.conn
         for raw in m.entities:
             try:
                 parsed = parse_name(raw)

@@ -29,10 +29,11 @@ from ..maintenance import ScoreUpdate, clamp_scores
 from ..migrations import pending
 from ..relational.core import Run
 from ..relational.dialect import SQLITE
+from ..relational.layers import LayersCore
 from ..relational.maintenance import MaintenanceCore
 from ..relational.queue import IngestCore
 from ..rows import memory_from_row
-from . import sql
+from . import readonly, sql
 from .agent import AgentMixin
 from .filters import chunks as _chunks
 from .filters import filter_clause
@@ -40,7 +41,6 @@ from .filters import marks as _marks
 from .fulltext import Postings, ensure_postings, write_postings
 from .graph import GraphMixin
 from .hnsw import HnswParams
-from .layers import LayersMixin
 from .migrations import MIGRATIONS
 from .vector_search import VectorIndexMode, VectorSearchMixin
 from .vectors import from_blob, to_blob, unit_rows
@@ -76,7 +76,7 @@ class SQLiteRun:
 
 
 class SQLiteStore(
-    VectorSearchMixin, IngestCore, LayersMixin, GraphMixin, MaintenanceCore, AgentMixin
+    VectorSearchMixin, IngestCore, LayersCore, GraphMixin, MaintenanceCore, AgentMixin
 ):
     """A mind stored in one SQLite file. Thread-safe (one connection behind a lock)."""
 
@@ -106,8 +106,14 @@ class SQLiteStore(
             raise StoreError(f"cannot open mind database {self._path}: {e}") from e
         try:
             self._db.execute(sql.BUSY_TIMEOUT.format(ms=int(busy_timeout_ms)))
-            for p in sql.PRAGMAS:
-                self._db.execute(p)
+            try:
+                for p in sql.PRAGMAS:
+                    self._db.execute(p)
+            except sqlite3.OperationalError as e:  # e.g. a directory it may not write
+                if not (readonly.is_read_only_error(e) and self._path.is_file()):
+                    raise
+                self._db.close()
+                self._db = readonly.connect_read_only(self._path)
             self._migrate()
         except sqlite3.DatabaseError as e:
             self._db.close()
@@ -295,6 +301,7 @@ class SQLiteStore(
             if vecs is not None:
                 db.execute(sql.UPSERT_VECTOR, (pk, to_blob(vecs[i])))
             new_pks.append(pk)
+        self._write_layers(run, memories, new_pks)  # sessions, t, frames, links
         return new_pks
 
     def update(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
@@ -313,6 +320,7 @@ class SQLiteStore(
         """Replace records inside the caller's transaction; the (pk, vector) pairs replaced."""
         db = run.conn
         replaced: list[tuple[int, np.ndarray]] = []
+        pks: list[int] = []
         for i, m in enumerate(memories):
             row = db.execute(sql.PK_BY_ID, (m.id,)).fetchone()
             if row is None:
@@ -326,9 +334,11 @@ class SQLiteStore(
             db.execute(sql.DELETE_TAGS, (pk,))
             db.execute(sql.DELETE_ENTITIES, (pk,))
             self._write_side_tables(db, pk, m, updating=True)
+            pks.append(pk)
             if vecs is not None:
                 db.execute(sql.UPSERT_VECTOR, (pk, to_blob(vecs[i])))
                 replaced.append((pk, vecs[i]))
+        self._write_layers(run, memories, pks, updating=True)
         return replaced
 
     def delete(self, ids: Sequence[str]) -> int:
@@ -366,7 +376,6 @@ class SQLiteStore(
     def _write_side_tables(
         self, db: sqlite3.Connection, pk: int, m: Memory, *, updating: bool = False
     ) -> None:
-        self._write_layers(db, pk, m, updating=updating)  # sessions, t, frames, links
         write_postings(db, pk, m.content, m.summary, m.entities, updating=updating)
         if m.tags:
             db.executemany(sql.INSERT_TAG, [(pk, t) for t in m.tags])
