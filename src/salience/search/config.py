@@ -81,6 +81,9 @@ class SearchConfig:
             claim's slot takes its place; the older follows, marked `stale`.
         slot_first: among the top hits (at most 10), the memories that make a claim on the
             slot the question asks about ("Where do I live?" → a residence) come first.
+        update_first: among the top hits (at most 10), a newer memory that announces a change
+            ("now", "gave up", "moved to", "new number") on an older hit's topic takes its
+            place — claims-free; skipped for questions about the past.
         prior_weight: ranking="bounded": how far the priors (salience, usefulness, recency,
             confidence, popularity; together in [0, 1]) may move a memory, in cosine distance.
         bm25_k1, bm25_b: the full-text BM25's parameters (Salience computes BM25 for every
@@ -112,6 +115,7 @@ class SearchConfig:
     prior_weight: float = 0.03
     newer_wins: bool = True
     slot_first: bool = True
+    update_first: bool = True
     bm25_coverage: bool = True
     bm25_coverage_power: float = 1.0
     recency_shift: float = 0.05

@@ -43,7 +43,7 @@ from .config import SearchConfig, get_preset
 from .feedback import lexical_useful, record_retrievals, record_usefulness
 from .participants import boost as participant_boost
 from .query import about_agent, query_terms
-from .temporal import parse_time_range, wants_recent
+from .temporal import about_past, parse_time_range, wants_recent
 
 if TYPE_CHECKING:
     from ..store.base import Store
@@ -192,12 +192,35 @@ class Recall:
             ranked = newer_wins(ranked, memories, window=limit + NEWER_WINS_EXTRA)
         if cfg.slot_first:
             ranked = slot_first(query, ranked, memories, window=SLOT_FIRST_WINDOW)
+        if cfg.update_first and not about_past(query):
+            ranked = self._update_first(ranked, memories, window=SLOT_FIRST_WINDOW)
         if cfg.rerank and is_llm(self.brain):
             ranked = self._rerank(query, ranked, memories)
         return [
             SearchHit(memory=memories[i], score=s, explanation={**e, "score": s}, mind=self.mind)
             for i, s, e in ranked[:limit]
         ]
+
+    def _update_first(
+        self, ranked: list[R.Ranked], memories: Mapping[str, Memory], *, window: int
+    ) -> list[R.Ranked]:
+        """`update_first` with the candidates' stored vectors and the mind's calibrated
+        contradiction gate (read only when some candidate announces a change)."""
+        from ..llm.heuristic.discourse import announces_update
+        from .slots import statement_text
+
+        head = [memories[i] for i, _, _ in ranked[:window]]
+        if not any(announces_update(statement_text(m)) for m in head[1:]):
+            return ranked
+        vecs = self.store.get_vectors([m.id for m in head])
+        gate = update_gate(self.store)
+
+        def similarity(a: Memory, b: Memory) -> float | None:
+            va, vb = vecs.get(a.id), vecs.get(b.id)
+            return float(va @ vb) if va is not None and vb is not None else None
+
+        return update_first(ranked, memories, similarity, gate, window=window,
+                            loose_gate=loosest_update_gate(self.store))
 
     def _agent_first(
         self, query: str, ranked: list[R.Ranked], memories: dict[str, Memory]
@@ -532,6 +555,75 @@ def slot_first(
         i, _, e = head[k]
         out.append((i, sc, {**e, **({"slot": 1.0} if k in marked else {}), "score": sc}))
     return out + tail
+
+
+def update_gate(store: Any) -> Callable[[Memory, Memory], float]:
+    """The cosine similarity at or above which two memories of the mind are close enough to be
+    an update and the statement it replaces: its calibrated contradiction gate for the pair's
+    forms (`embed.calibration`), design A's before any calibration."""
+    from ..embed.calibration import DESIGN_A, form_of, known, pair_key, stored
+
+    info = store.embedding_info()
+    cal = stored(store) or (known(info) if info is not None else None)
+
+    def gate(a: Memory, b: Memory) -> float:
+        forms = {pair_key(form_of(a.content), form_of(b.content))}
+        dist = cal.value("contradiction_distance", forms) if cal else DESIGN_A[
+            "contradiction_distance"]
+        return 1.0 - dist
+
+    return gate
+
+
+def loosest_update_gate(store: Any) -> float:
+    """The loosest of the mind's calibrated contradiction gates over every pair of forms, as a
+    cosine similarity (design A's before any calibration)."""
+    from ..embed.calibration import DESIGN_A, known, stored
+
+    info = store.embedding_info()
+    cal = stored(store) or (known(info) if info is not None else None)
+    got = cal.thresholds.get("contradiction_distance") if cal else None
+    if got is None:
+        return 1.0 - DESIGN_A["contradiction_distance"]
+    return 1.0 - max([got.value, *got.by_form.values()])
+
+
+def update_first(
+    ranked: list[R.Ranked],
+    memories: Mapping[str, Memory],
+    similarity: Callable[[Memory, Memory], float | None],
+    gate: Callable[[Memory, Memory], float],
+    *,
+    window: int,
+    loose_gate: float | None = None,
+) -> list[R.Ranked]:
+    """Within the top `window`, a newer memory that announces a change on an older
+    candidate's topic (`slots.updates_above`: "gave up guitar tbh, doing piano lessons now"
+    after "learning the guitar") takes the older one's place; the older one and those between
+    follow. Marked `announces_update` / `older_on_topic` in the explanations; scores are
+    re-spread so the list stays sorted. Claims-free, so it holds where the claims engine reads
+    neither statement; the caller skips it for questions about the past."""
+    from .slots import OLDER, UPDATE, updates_above
+
+    head, tail = list(ranked[:window]), list(ranked[window:])
+    above = updates_above([memories[i] for i, _, _ in head], similarity, gate,
+                          loose_gate=loose_gate)
+    if not above:
+        return ranked
+    for _ in range(len(head)):  # a memory only ever moves above an older one: this ends
+        pos = {r[0]: k for k, r in enumerate(head)}
+        move = next(((pos[o], pos[n]) for o, n in above.items()
+                     if o in pos and n in pos and pos[n] > pos[o]), None)
+        if move is None:
+            break
+        at, src = move
+        newer = head.pop(src)
+        head.insert(at, (newer[0], newer[1], {**newer[2], UPDATE: 1.0}))
+        old = head[at + 1]
+        head[at + 1] = (old[0], old[1], {**old[2], OLDER: 1.0})
+    scores = sorted((r[1] for r in head), reverse=True)
+    head = [(i, sc, {**e, "score": sc}) for (i, _, e), sc in zip(head, scores, strict=True)]
+    return head + tail
 
 
 def newer_wins(

@@ -135,7 +135,9 @@ _QUESTION_SLOTS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
 _QUESTION_WORDS = frozenset({"when", "what", "which", "where", "who", "how", "is", "are", "do",
                              "doe", "did", "the", "a", "an", "my", "our", "i", "we", "me", "of",
                              "for", "to", "in", "on", "at", "time", "tim", "dat", "day", "favourit",
-                             "favorit", "prefer", "like", "us", "up", "it"})
+                             "favorit", "prefer", "like", "love", "enjoy", "us", "up", "it"})
+#: the same, as `stem` leaves them ("like" → "lik"): a query word is compared stemmed
+_QUESTION_STEMS = _QUESTION_WORDS | frozenset(stem(w) for w in _QUESTION_WORDS)
 
 
 def question_slots(query: str) -> frozenset[str]:
@@ -161,7 +163,7 @@ def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn =
     price) answers only when it shares a word with the question: "When is the Aurora
     concert?" is not answered by every dated memory, "What's my favourite place?" not by every
     preference. A person's fixed slots (residence, employer, manager, …) need no shared word."""
-    named = {stem(w) for w in words(query)} - _QUESTION_WORDS if query is not None else None
+    named = {stem(w) for w in words(query)} - _QUESTION_STEMS if query is not None else None
     for c in claims_fn(statement_text(memory)):
         base = c.attribute.split("@", 1)[0].split(":", 1)[0].split(" ", 1)[0]
         if c.attribute not in slots and base not in slots:
@@ -251,8 +253,129 @@ def newest_first(hits: Sequence[SearchHit], stale: Mapping[str, str]) -> list[Se
     return out
 
 
+#: explanation keys of `update_first`: the newer memory that announces a change on an older
+#: candidate's topic, and that older candidate (a hint, not a proven contradiction: `stale`)
+UPDATE = "announces_update"
+OLDER = "older_on_topic"
+#: shared words shorter than this say nothing about a topic ("day", "got", "new")
+_TOPIC_WORD_MIN = 4
+
+
+def _said(memory: Memory) -> str:
+    """What the memory's people say: no assistant lines, no email headers."""
+    from ..llm.heuristic.discourse import segments
+
+    return " ".join(seg.text for seg in segments(statement_text(memory))).lower()
+
+
+def topic_words(memory: Memory) -> frozenset[str]:
+    """The stemmed content words of what the memory's people say (no assistant lines, no
+    stop words, no weekday, month or number): what two statements on one topic share."""
+    from ..llm.heuristic.lexicon import MONTHS, STOPWORDS, WEEKDAYS
+
+    return frozenset(
+        stem(w) for w in words(_said(memory))
+        if len(w) >= _TOPIC_WORD_MIN and w not in STOPWORDS and w not in WEEKDAYS
+        and w not in MONTHS and not any(ch.isdigit() for ch in w)
+    )
+
+
+#: the stemmed words of `_SLOT_WORDS`: sharing only these ("live", "work") says two
+#: statements are about the same kind of fact, not about the same person or thing
+_SLOT_STEMS = frozenset(stem(w) for ws in _SLOT_WORDS.values() for w in ws)
+
+
+def relations_named(memory: Memory) -> frozenset[str]:
+    """The people a memory's statement names by their relation ("my sister", "our son")."""
+    from ..llm.heuristic.lexicon import RELATIONS
+
+    return frozenset(w for w in words(_said(memory)) if w in RELATIONS)
+
+
+def updates_above(
+    memories: Sequence[Memory],
+    similarity: Callable[[Memory, Memory], float | None],
+    gate: Callable[[Memory, Memory], float],
+    *,
+    loose_gate: float | None = None,
+) -> dict[str, str]:
+    """{id of an older memory: id of the newest memory among `memories` stated after it that
+    announces a change (`announces_update`) on its topic}.
+
+    Two memories are on one topic when
+    - their embeddings are at least as close as the mind's calibrated contradiction gate says
+      an update and the statement it replaces are (`similarity(a, b) >= gate(a, b)`), or
+    - they share a content word (`topic_words`: "climbing", "Pepper", "rent"), or
+    - each is the other's nearest neighbour among `memories` and they are closer than
+      `loose_gate` (the gate of the loosest pair of forms): of everything retrieved, these
+      two are the most alike;
+    and, unless they share more than a slot's usual words ("live", "work"), they do not
+    name different people by relation ("my sister lives …" / "my brother now lives …").
+    No claim is parsed: this holds for phrasings the claims engine does not read
+    ("relocated to edinbrugh last month", "lukas and i are done")."""
+    from ..llm.heuristic.discourse import announces_update
+
+    timed = [(m, stated_at(m)) for m in memories if stated_at(m) is not None]
+    news = [(m, t) for m, t in timed if announces_update(statement_text(m))]
+    if not news:
+        return {}
+    news.sort(key=lambda it: it[1], reverse=True)  # type: ignore[arg-type, return-value]
+    nearest = _nearest(memories, similarity) if loose_gate is not None else {}
+    out: dict[str, str] = {}
+    for old, t_old in timed:
+        for new, t_new in news:  # newest first
+            if not t_new > t_old:  # type: ignore[operator]
+                break
+            shared = topic_words(old) & topic_words(new)
+            if shared - _SLOT_STEMS:  # a name or a thing both mention: one topic
+                out[old.id] = new.id
+                break
+            rel_old, rel_new = relations_named(old), relations_named(new)
+            if rel_old and rel_new and not rel_old & rel_new:
+                continue  # "my sister lives …" / "my brother now lives …": two people
+            sim = similarity(old, new)
+            mutual = nearest.get(old.id) == new.id and nearest.get(new.id) == old.id
+            if shared or (sim is not None and (sim >= gate(old, new) or (
+                    mutual and loose_gate is not None and sim >= loose_gate))):
+                out[old.id] = new.id
+                break
+    return out
+
+
+def _nearest(
+    memories: Sequence[Memory], similarity: Callable[[Memory, Memory], float | None]
+) -> dict[str, str]:
+    """{id: id of its most similar other memory among `memories`}."""
+    out: dict[str, str] = {}
+    for a in memories:
+        best: tuple[float, str] | None = None
+        for b in memories:
+            if b.id == a.id:
+                continue
+            sim = similarity(a, b)
+            if sim is not None and (best is None or sim > best[0]):
+                best = (sim, b.id)
+        if best is not None:
+            out[a.id] = best[1]
+    return out
+
+
 __all__ = [
-    "STALE", "answers_slot", "newest_first", "question_slots", "slot_answers", "slot_first",
-    "slot_order", "slot_terms",
-    "stale_ids", "stated_at", "stated_before", "statement_text",
+    "OLDER",
+    "STALE",
+    "UPDATE",
+    "answers_slot",
+    "newest_first",
+    "question_slots",
+    "relations_named",
+    "slot_answers",
+    "slot_first",
+    "slot_order",
+    "slot_terms",
+    "stale_ids",
+    "stated_at",
+    "stated_before",
+    "statement_text",
+    "topic_words",
+    "updates_above",
 ]

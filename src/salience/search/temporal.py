@@ -182,3 +182,20 @@ _RE_RECENCY = re.compile(
 def wants_recent(query: str) -> bool:
     """True if `query` asks about the current state of something (recency intent)."""
     return _RE_RECENCY.search(query) is not None
+
+
+# Questions anchored in the past ("where did she live before?", "what was my old number?")
+# ask for an earlier statement: newer ones about the same thing must not displace it.
+_RE_PAST = re.compile(
+    r"\b(?:did|didn't|was|wasn't|were|weren't|had|used to|ago|before|previously|formerly|"
+    r"originally|initially|at first|at the time|back then|back in|back when|earlier|"
+    r"(?:my|our|the|his|her|their|your) (?:old|previous|former|last|first|original)|"
+    r"in (?:19|20)\d\d)\b",
+    re.I,
+)
+
+
+def about_past(query: str) -> bool:
+    """True if `query` asks about an earlier state (past tense or a past anchor) and does not
+    also ask about the present ("is she still …", "these days")."""
+    return _RE_PAST.search(query) is not None and not wants_recent(query)

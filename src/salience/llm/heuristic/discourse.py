@@ -288,3 +288,39 @@ def strip_label(sentence: str) -> str:
 def sentences(text: str) -> list[str]:
     """The sentences of a segment's text."""
     return split_sentences(text)
+
+
+#: language that announces a change of state: a contrast with an earlier time ("now",
+#: "anymore", "these days", "instead", "after all"), a change-of-state verb ("moved",
+#: "switched", "quit", "retired", "broke up", "was born", "passed away"), a reversed decision
+#: ("changed our minds", "scratch that", "turns out") or a replaced value ("new number",
+#: "deadline extended", "bumped the rent"). Independent of what changed: no slot, no value.
+_UPDATE_RE = re.compile(
+    r"\b(?:now|anymore|any more|no longer|no more|nowadays|these days|from now on|as of|"
+    r"instead|after all|rather than|not any ?more|"
+    r"switch(?:ed|ing)?|chang(?:ed|ing)|changed (?:my|our|their|his|her) minds?|"
+    r"moved|moving (?:to|in|out|into|back|off|on|house|away|over)|relocat(?:ed|ing)|"
+    r"left (?:for|the|my|our)|quit|resign(?:ed|ing)|retir(?:ed|ing)|laid off|let go|"
+    r"gave up|given up|giving up|stopped|quitting|broke up|broken up|split(?: up)?|"
+    r"(?:are|we're|were|is) (?:done|over|through)|divorced|separated|got (?:married|engaged|"
+    r"divorced|promoted|transferred|fired|hired|the job)|promoted|transferred|"
+    r"reschedul(?:ed|ing)|postpon(?:ed|ing)|pushed (?:back|to|out)|brought forward|extended|"
+    r"delayed|bumped|raised|hiked|went (?:up|down)|dropped|cancel+ed|called off|overruled|"
+    r"reversed|backed out|scrapped|scratch (?:that|the)|replac(?:ed|ing)|upgraded|downgraded|"
+    r"turned into|became|turns out|turned out|correction|"
+    r"new (?:number|job|role|address|place|flat|house|home|apartment|phone|email|e-mail|"
+    r"manager|boss|team|company|car|laptop|doctor|dentist|time|date|deadline|schedule|plan|"
+    r"price|rate|budget|office|school|partner|girlfriend|boyfriend)|"
+    r"officially|was born|were born|arrived|welcomed|passed away|died|put (?:\w+ )?down|"
+    r"sold|starting (?:next|from|on|in|this)|from (?:next|this) (?:week|month|year))\b",
+    re.IGNORECASE,
+)
+
+
+def announces_update(text: str) -> bool:
+    """Whether what a person says in `text` (not the assistant's lines, not an email's
+    headers) announces that something changed (`_UPDATE_RE`): "climbing's now on
+    wednesdays", "gave up guitar tbh", "changed our minds, Leo's starting at the public
+    school". It says nothing about *what* changed; ranking pairs it with an older memory on
+    the same topic (`salience.search.slots.updates_above`)."""
+    return any(_UPDATE_RE.search(seg.text) for seg in segments(text))

@@ -1,0 +1,169 @@
+"""A newer memory that announces a change on an older candidate's topic ranks above it
+(issue 14: claims-free, for phrasings the claims engine does not read)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from salience.clock import FrozenClock
+from salience.config import Config
+from salience.embed import HashEmbedder
+from salience.llm.heuristic.discourse import announces_update
+from salience.mind import Mind
+from salience.models import Memory
+from salience.search.pipeline import update_first
+from salience.search.slots import OLDER, UPDATE, answers_slot, question_slots, updates_above
+from salience.search.temporal import about_past
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def mem(mid: str, text: str, days: float, reply: str = "Got it.") -> Memory:
+    return Memory(content=f"User: {text}\nAssistant: {reply}", id=mid,
+                  created_at=T0 + timedelta(days=days))
+
+
+def never_close(a: Memory, b: Memory) -> float | None:
+    return 0.0
+
+
+def gate(a: Memory, b: Memory) -> float:
+    return 0.9
+
+
+@pytest.mark.parametrize("text", [
+    "gym changed their hours so climbing's now on wednesdays + saturdays",
+    "gave up guitar tbh, doing piano lessons now instead",
+    "relocated to edinbrugh last month, the commute to the new office is 10 min",
+    "lukas and i are done. for real this time",
+    "scratch the road trip — we booked flights to Innsbruck after all",
+    "k. new number 0157 5559988, old sim died",
+    "changed our minds, Leo's starting at the public school on Elm St",
+    "baby #2 arrived!! a girl, Ivy",
+])
+def test_change_announcements_are_recognised_in_messy_phrasing(text: str) -> None:
+    assert announces_update(f"User: {text}\nAssistant: Thanks for letting me know.")
+
+
+@pytest.mark.parametrize("text", [
+    "climbing is tuesdays and thursdays after work",
+    "my neighbour's rooster starts at 5am every day",
+    "what should I read next, I liked Project Hail Mary",
+])
+def test_plain_statements_announce_nothing(text: str) -> None:
+    assert not announces_update(f"User: {text}\nAssistant: Got it.")
+
+
+def test_the_assistants_words_announce_nothing() -> None:
+    assert not announces_update("User: I write my docs in Notion\nAssistant: Noted, you use it now.")
+
+
+def test_a_newer_announcement_on_the_same_topic_is_placed_above() -> None:
+    old = mem("a", "climbing is tuesdays and thursdays after work", 0)
+    chat = mem("c", "my neighbour's rooster starts at 5am every day", 20)
+    new = mem("b", "gym changed their hours so climbing's now on wednesdays", 30)
+    assert updates_above([old, chat, new], never_close, gate) == {"a": "b"}  # shares "climbing"
+    # the chatter shares no word with the old statement and is not close to it
+    assert updates_above([old, chat], never_close, gate) == {}
+
+
+def test_closeness_alone_makes_a_topic_when_no_word_is_shared() -> None:
+    old = mem("a", "Im based in glasgow, been here since uni", 0)
+    new = mem("b", "relocated to edinbrugh last month", 30)
+    assert updates_above([old, new], never_close, gate) == {}
+    assert updates_above([old, new], lambda a, b: 0.95, gate) == {"a": "b"}
+
+
+def test_an_older_announcement_never_goes_above_a_newer_statement() -> None:
+    new = mem("b", "climbing's now on wednesdays", 0)
+    later = mem("a", "climbing is tuesdays and thursdays", 30)
+    assert updates_above([new, later], never_close, gate) == {}
+
+
+def test_update_first_reorders_the_window_and_marks_both() -> None:
+    old = mem("a", "learning the guitar, 3 months in", 0)
+    chat = mem("c", "my neighbour's rooster starts at 5am", 10)
+    new = mem("b", "gave up guitar tbh, doing piano lessons now instead", 30)
+    memories = {m.id: m for m in (old, chat, new)}
+    ranked = [("a", 0.9, {}), ("c", 0.8, {}), ("b", 0.7, {})]
+    out = update_first(ranked, memories, never_close, gate, window=10)
+    assert [r[0] for r in out] == ["b", "a", "c"]
+    assert [r[1] for r in out] == [0.9, 0.8, 0.7]  # scores stay sorted
+    assert out[0][2][UPDATE] == 1.0 and out[1][2][OLDER] == 1.0
+    # outside the window nothing moves
+    assert update_first(ranked, memories, never_close, gate, window=2) == ranked
+
+
+@pytest.mark.parametrize(("query", "past"), [
+    ("Who's my manager?", False), ("where am I based these days?", False),
+    ("Is my dad still working?", False), ("When did Caroline go to the support group?", True),
+    ("What was my old phone number?", True), ("Where did I live in 2019?", True),
+    ("Was she still living there?", False),
+])
+def test_questions_about_the_past_are_told_apart(query: str, past: bool) -> None:
+    assert about_past(query) is past
+
+
+def test_a_liked_book_does_not_answer_a_question_about_pizza() -> None:
+    q = "Do I like pineapple on pizza?"
+    book = Memory(content="User: what should I read next, I liked Project Hail Mary")
+    pizza = Memory(content="User: I love pineapple on pizza.")
+    assert not answers_slot(book, question_slots(q), query=q)
+    assert answers_slot(pizza, question_slots(q), query=q)
+
+
+@pytest.fixture
+def mind(config: Config) -> Iterator[Mind]:
+    clock = FrozenClock(T0)
+    with Mind.open("updates", config=config, embedder=HashEmbedder(), clock=clock) as m:
+        m.remember_turn("learning the guitar, 3 months in and my fingertips hurt", "Got it.")
+        clock.advance(days=20)
+        m.remember_turn("gave up guitar tbh, doing piano lessons now instead",
+                        "Thanks for letting me know.")
+        m.heartbeat()
+        yield m
+
+
+def test_the_live_loop_puts_the_announced_change_first(mind: Mind) -> None:
+    hits = mind.search("What instrument am I learning, the guitar?", limit=5, feedback=False)
+    assert "piano" in hits[0].memory.content
+    assert any(OLDER in h.explanation for h in hits)
+    # a question about the past keeps relevance order
+    past = mind.search("Was I learning the guitar before?", limit=5, feedback=False)
+    assert not any(UPDATE in h.explanation for h in past)
+
+
+def test_mutual_nearest_neighbours_make_a_topic_above_the_loose_gate() -> None:
+    old = mem("a", "Im based in glasgow, been here since uni", 0)
+    chat = mem("c", "my neighbour's rooster starts at 5am", 10)
+    new = mem("b", "relocated to edinbrugh last month", 30)
+    sims = {frozenset("ab"): 0.88, frozenset("ac"): 0.80, frozenset("bc"): 0.81}
+
+    def sim(x: Memory, y: Memory) -> float:
+        return sims[frozenset(x.id + y.id)]
+
+    assert updates_above([old, chat, new], sim, gate) == {}  # 0.88 is under the 0.9 gate
+    assert updates_above([old, chat, new], sim, gate, loose_gate=0.85) == {"a": "b"}
+    assert updates_above([old, chat, new], sim, gate, loose_gate=0.89) == {}
+
+
+def test_statements_about_different_relatives_are_not_one_topic() -> None:
+    sister = mem("a", "My sister Clara lives in Vienna with her husband", 0)
+    brother = mem("b", "my brother moved to Graz now", 30)
+    assert updates_above([sister, brother], lambda a, b: 0.99, gate) == {}
+    clara = mem("c", "Clara and Martin moved to Graz, closer to his parents", 30)
+    assert updates_above([sister, clara], never_close, gate) == {"a": "c"}  # shares "clara"
+
+
+def test_turns_triaged_in_one_heartbeat_keep_the_time_they_were_said(mind: Mind) -> None:
+    times = sorted(m.occurred_at for m in mind.list(limit=10) if m.occurred_at is not None)
+    assert len(times) == 2 and times[1] - times[0] == timedelta(days=20)
+
+
+def test_a_shared_slot_word_does_not_join_two_relatives() -> None:
+    sister = mem("a", "My sister lives in Vienna", 0)
+    brother = mem("b", "my brother now lives in Graz", 30)
+    assert updates_above([sister, brother], never_close, gate) == {}
