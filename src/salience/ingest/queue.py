@@ -1,7 +1,8 @@
 """Durable deferred triage (design A's pending_triage / DrainPendingTriage) and the retry of
 staged distillations (pending_distillation).
 
-Enqueueing is cheap (one row, no model call). Draining processes due items oldest first; an item
+Enqueueing is cheap (one row, no model call). Draining processes due items oldest first, triage
+items in batches (`Ingestor.triage_and_save_many`: one embedding call per batch); an item
 leaves its queue only in the transaction that saves its result, so a crash at any point loses
 nothing and duplicates nothing. A failed attempt is counted and rescheduled with exponential
 backoff; after `queue_max_attempts` the item moves to failed_operations with its error.
@@ -18,11 +19,13 @@ from ..errors import InvalidInput, StoreError
 from ..store.ingest import QueueItem, QueueName
 from . import rules
 from .items import DrainReport, IngestItem
+from .pipeline import BATCH_SIZE
 
 if TYPE_CHECKING:
     from datetime import datetime
 
     from ..store.ingest import PendingItem
+    from .items import IngestResult
     from .pipeline import Ingestor
 
 log = logging.getLogger("salience.ingest")
@@ -72,14 +75,36 @@ def drain(
         left = limit - report.processed
         if left <= 0:
             break
-        for pending in ingestor.store.due_items(queue, now=ingestor.clock.now(), limit=left):
-            report.processed += 1
-            _process(ingestor, queue, pending, report)
+        due = ingestor.store.due_items(queue, now=ingestor.clock.now(), limit=left)
+        report.processed += len(due)
+        if queue == "distillation":
+            for pending in due:
+                _process(ingestor, queue, pending, report)
+            continue
+        for i in range(0, len(due), BATCH_SIZE):  # one embedding call per batch
+            _process_batch(ingestor, queue, due[i:i + BATCH_SIZE], report)
     return report
 
 
+def _process_batch(
+    ingestor: Ingestor, queue: QueueName, batch: Sequence[PendingItem], report: DrainReport
+) -> None:
+    """Triage queue items together (`Ingestor.triage_and_save_many`), each removed in the
+    transaction that saves it; a payload that cannot be read fails on its own."""
+    items: list[tuple[PendingItem, IngestItem]] = []
+    for pending in batch:
+        try:
+            items.append((pending, IngestItem.from_payload(pending.payload)))
+        except Exception as e:
+            _failed(ingestor, queue, pending, e, report)
+    outcomes = ingestor.triage_and_save_many([(it, (queue, p.id)) for p, it in items])
+    for (pending, _), outcome in zip(items, outcomes, strict=True):
+        if isinstance(outcome, Exception):
+            _failed(ingestor, queue, pending, outcome, report)
+        else:
+            _count(outcome, report)
+
 def _process(ingestor: Ingestor, queue: QueueName, pending: PendingItem, report: DrainReport) -> None:
-    cfg = ingestor.config
     try:
         item = IngestItem.from_payload(pending.payload)
         if queue == "distillation":
@@ -89,26 +114,38 @@ def _process(ingestor: Ingestor, queue: QueueName, pending: PendingItem, report:
     except StoreError:
         raise
     except Exception as e:
-        error = f"{type(e).__name__}: {e}"[:2000]
-        permanent = isinstance(e, InvalidInput)  # a poison payload never gets better
-        now = ingestor.clock.now()
-        outcome = ingestor.store.fail_item(
-            queue,
-            pending.id,
-            error,
-            now=now,
-            retry_at=now + rules.retry_delay(pending.attempts + 1, base_s=cfg.queue_retry_base_s),
-            max_attempts=pending.attempts + 1 if permanent else cfg.queue_max_attempts,
-        )
-        report.errors.append(f"{queue}#{pending.id}: {error}")
-        if outcome == "failed":
-            report.failed += 1
-            log.warning("%s item %d failed for good: %s", queue, pending.id, error)
-        elif outcome == "retry":
-            report.retried += 1
-        else:
-            report.gone += 1
+        _failed(ingestor, queue, pending, e, report)
         return
+    _count(result, report)
+
+
+def _failed(
+    ingestor: Ingestor, queue: QueueName, pending: PendingItem, e: Exception, report: DrainReport
+) -> None:
+    """Count a failed attempt: rescheduled with backoff, or moved to failed_operations."""
+    cfg = ingestor.config
+    error = f"{type(e).__name__}: {e}"[:2000]
+    permanent = isinstance(e, InvalidInput)  # a poison payload never gets better
+    now = ingestor.clock.now()
+    outcome = ingestor.store.fail_item(
+        queue,
+        pending.id,
+        error,
+        now=now,
+        retry_at=now + rules.retry_delay(pending.attempts + 1, base_s=cfg.queue_retry_base_s),
+        max_attempts=pending.attempts + 1 if permanent else cfg.queue_max_attempts,
+    )
+    report.errors.append(f"{queue}#{pending.id}: {error}")
+    if outcome == "failed":
+        report.failed += 1
+        log.warning("%s item %d failed for good: %s", queue, pending.id, error)
+    elif outcome == "retry":
+        report.retried += 1
+    else:
+        report.gone += 1
+
+
+def _count(result: IngestResult | None, report: DrainReport) -> None:
     if result is None:
         report.gone += 1
     elif result.saved:
