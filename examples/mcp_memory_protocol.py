@@ -4,7 +4,7 @@ and Salience's own tools (remember_turn, search_memories) sit beside them.
 
     pip install 'salience[mcp]'
     python examples/mcp_memory_protocol.py
-    # in a client config: {"command": "salience", "args": ["mcp", "--mind", "me"]}
+    # in a client config: {"command": "salience", "args": ["mcp", "--mind", "me", "--create"]}
 """
 
 from __future__ import annotations

@@ -236,7 +236,7 @@ def test_a_reference_client_over_stdio(tmp_path: Path) -> None:
     """What a client built for the reference server sends, over a real stdio subprocess."""
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "salience.interfaces.mcp", "--mind", "kg"],
+        args=["-m", "salience.interfaces.mcp", "--mind", "kg", "--create"],
         env={"SALIENCE_HOME": str(tmp_path), "SALIENCE_EMBEDDER": "hash", "HF_HUB_OFFLINE": "1"},
     )
 

@@ -29,7 +29,7 @@ REQUIRED_TOOLS = {
 def _params(home: Path, mind: str = "agent") -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
-        args=["-m", "salience.interfaces.mcp", "--mind", mind],
+        args=["-m", "salience.interfaces.mcp", "--mind", mind, "--create"],
         env={"SALIENCE_HOME": str(home), "SALIENCE_EMBEDDER": "hash", "HF_HUB_OFFLINE": "1"},
     )
 

@@ -35,7 +35,7 @@ async def _add_and_search(session: ClientSession) -> dict[str, Any]:
 def test_cli_mcp_over_stdio(tmp_path: Path) -> None:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "salience.interfaces.cli", "mcp", "--mind", "home"],
+        args=["-m", "salience.interfaces.cli", "mcp", "--mind", "home", "--create"],
         env={"SALIENCE_HOME": str(tmp_path), "SALIENCE_EMBEDDER": "hash"},
     )
 
@@ -63,6 +63,7 @@ def test_streamable_http_transport(tmp_path: Path) -> None:
             "salience.interfaces.mcp",
             "--mind",
             "web",
+            "--create",
             "--transport",
             "http",
             "--port",

@@ -448,18 +448,27 @@ def run(
     port: int = 8765,
     config: Config | None = None,
     allow_remote: bool = False,
+    create: bool = False,
 ) -> None:
     """Open `mind_name` and serve it over stdio or streamable HTTP (at `/mcp`) until stopped.
 
     The HTTP transport has no authentication: it binds only to loopback addresses unless
-    `allow_remote` (for use behind an authenticating proxy). Raises `InvalidInput`.
+    `allow_remote` (for use behind an authenticating proxy). The mind must exist unless
+    `create` (a typo in `--mind` is an error naming close minds, as a CLI read is, not a new
+    empty mind). Raises `InvalidInput`, `MindNotFound`.
     """
     if transport == "http" and host not in LOOPBACK and not allow_remote:
         raise InvalidInput(
             f"refusing to serve MCP over HTTP on {host!r} without authentication; bind "
             "127.0.0.1, or pass --allow-remote behind an authenticating reverse proxy"
         )
-    with Mind.open(mind_name, config=config or Config()) as mind:
+    from ..store.catalog import MindNotFound
+
+    try:
+        opened = Mind.open(mind_name, config=config or Config(), create=create)
+    except MindNotFound as e:
+        raise MindNotFound(f"{e} To serve a new mind, pass --create.") from None
+    with opened as mind:
         server = create_server(mind)
         if transport == "stdio":
             server.run("stdio")
@@ -475,14 +484,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--host", default="127.0.0.1", help="HTTP transport: bind address")
     p.add_argument("--port", type=int, default=8765, help="HTTP transport: port")
     p.add_argument("--allow-remote", action="store_true", help="HTTP: allow non-loopback host")
+    p.add_argument("--create", action="store_true", help="create the mind if it does not exist")
     args = p.parse_args(argv)
-    run(
-        args.mind,
-        transport=args.transport,
-        host=args.host,
-        port=args.port,
-        allow_remote=args.allow_remote,
-    )
+    try:
+        run(
+            args.mind,
+            transport=args.transport,
+            host=args.host,
+            port=args.port,
+            allow_remote=args.allow_remote,
+            create=args.create,
+        )
+    except SalienceError as e:
+        p.exit(2, f"error: {e}\n")
 
 
 if __name__ == "__main__":
