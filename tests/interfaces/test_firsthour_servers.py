@@ -4,7 +4,10 @@ snippet can run every time the agent starts."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +49,29 @@ def test_http_reads_on_an_unknown_mind_are_404_and_create_nothing(tmp_path: Path
         assert c.post("/v1/minds/fresh/search", json={"query": "hi"}).status_code == 200
 
 
+def test_http_memory_routes_take_unique_id_prefixes(tmp_path: Path):
+    with live_server(tmp_path, insecure_local=True) as live:
+        c = live.client
+        ids = c.post("/v1/minds/notes/memories/batch",
+                     json={"items": [{"content": "alpha fact"}, {"content": "beta fact"}]}
+                     ).json()["ids"]
+        base = "/v1/minds/notes/memories/"
+        assert c.get(base + ids[0][:12]).json()["id"] == ids[0]  # the CLI's 12 characters
+        assert c.get(base + ids[1][:12].upper()).json()["content"] == "beta fact"
+        r = c.patch(base + ids[0][:12], json={"tags": ["x"]})
+        assert r.status_code == 200 and r.json()["tags"] == ["x"]
+        assert c.get(base + ids[0][:12] + "/history").json()["items"][0]["id"] == ids[0]
+        common = next(n for n in range(32) if ids[0][n] != ids[1][n])
+        assert common >= 4  # ids from one batch share their timestamp prefix
+        r = c.get(base + ids[0][:common])
+        assert r.status_code == 409 and r.json()["error"]["code"] == "ambiguous_id"
+        assert ids[0] in r.json()["error"]["message"] and ids[1] in r.json()["error"]["message"]
+        assert c.get(base + "f" * 12).status_code == 404
+        assert c.get(base + "not-hex").status_code == 404
+        assert c.delete(base + ids[1][:12]).status_code == 204
+        assert c.get(base + ids[1]).status_code == 404
+
+
 def test_http_awareness_remove_and_complete(tmp_path: Path):
     with live_server(tmp_path, insecure_local=True) as live:
         c = live.client
@@ -66,6 +92,22 @@ def test_http_awareness_remove_and_complete(tmp_path: Path):
 
 
 # -- MCP ---------------------------------------------------------------------------------------
+def test_mcp_on_an_unknown_mind_refuses_and_names_close_minds(tmp_path: Path):
+    """`salience mcp --mind typo` exits 2 naming the close mind and creates nothing (both entry
+    points); `--create` serves a new mind (the other tests here start with it)."""
+    from salience import Config, Mind
+
+    Mind.open("notes", config=Config(home=tmp_path, embedder="hash")).close()
+    env = {**os.environ, "SALIENCE_HOME": str(tmp_path), "SALIENCE_EMBEDDER": "hash"}
+    for entry in (["salience.interfaces.cli", "mcp"], ["salience.interfaces.mcp"]):
+        r = subprocess.run([sys.executable, "-m", *entry, "--mind", "notse"], env=env,
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2, (entry, r.stdout, r.stderr)
+        assert "no mind named 'notse'" in r.stderr and "'notes'" in r.stderr, r.stderr
+        assert "--create" in r.stderr and "Traceback" not in r.stderr
+    assert sorted(p.name for p in (tmp_path / "minds").glob("*.db")) == ["notes.db"]
+
+
 def test_mcp_agent_can_free_working_memory(tmp_path: Path):
     async def body() -> dict[str, Any]:
         with open(tmp_path / "mcp-stderr.log", "w") as errlog:

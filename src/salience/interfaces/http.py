@@ -67,7 +67,8 @@ MindName = Annotated[
 MemoryIdPath = Annotated[
     str,
     Path(
-        description="Memory id (32 hex characters).",
+        description="Memory id (32 hex characters), or a unique prefix of it such as the 12 "
+        "characters the CLI shows (ambiguous: 409 `ambiguous_id` listing the matches).",
         examples=["0192f7c1a3b4c5d6e7f8091a2b3c4d5e"],
         max_length=64,
     ),
@@ -222,20 +223,20 @@ def create_app(
 
     @app.get("/v1/minds/{mind}/memories/{memory_id}", response_model=S.MemoryOut, tags=["memories"])
     def get_memory(memory_id: MemoryIdPath, m: Reader) -> dict[str, Any]:
-        """One memory by id."""
-        return m.get(memory_id).to_dict()
+        """One memory by id or unique id prefix."""
+        return m.get(m.resolve_id(memory_id)).to_dict()
 
     @app.patch(
         "/v1/minds/{mind}/memories/{memory_id}", response_model=S.MemoryOut, tags=["memories"]
     )
     def update_memory(memory_id: MemoryIdPath, body: S.MemoryPatch, m: Writer) -> dict[str, Any]:
-        """Change fields of a memory; changing `content` re-embeds it."""
-        return m.update(memory_id, **body.changes()).to_dict()
+        """Change fields of a memory (id or unique id prefix); changing `content` re-embeds it."""
+        return m.update(m.resolve_id(memory_id), **body.changes()).to_dict()
 
     @app.delete("/v1/minds/{mind}/memories/{memory_id}", status_code=204, tags=["memories"])
     def delete_memory(memory_id: MemoryIdPath, m: Writer) -> Response:
-        """Delete a memory."""
-        m.delete(memory_id)
+        """Delete a memory (id or unique id prefix)."""
+        m.delete(m.resolve_id(memory_id))
         return Response(status_code=204)
 
     # -- recall --------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import (
+    AmbiguousId,
     ConflictError,
     ContentTooLarge,
     EmbedderMismatch,
@@ -41,6 +42,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 # most specific first: the first class in an error's MRO that is listed here decides
 STATUS: dict[type[SalienceError], int] = {
     ContentTooLarge: 413,
+    AmbiguousId: 409,  # an id prefix matching several records (the message lists them)
     InvalidInput: 422,
     NotFound: 404,
     EmbedderMismatch: 409,

@@ -79,8 +79,8 @@ def register_layer_routes(app: FastAPI, Reader: Any, Writer: Any) -> None:
 
         @app.get("/v1/minds/{mind}/memories/{memory_id}/history", tags=["memories"])
         def memory_history(memory_id: Annotated[str, Path(max_length=64)], m: Reader) -> Any:
-            """The supersession chain through a memory, oldest first."""
-            return {"items": [r.to_dict() for r in m.history(memory_id)]}
+            """The supersession chain through a memory (id or unique id prefix), oldest first."""
+            return {"items": [r.to_dict() for r in m.history(m.resolve_id(memory_id))]}
 
     if hasattr(Mind, "queue_status"):
 
