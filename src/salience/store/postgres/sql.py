@@ -515,7 +515,6 @@ MIGRATION_GRAPH_PROVENANCE = (
 MIGRATION_MENTION_LINKS = (
     "ALTER TABLE {s}.memory_entity_links ADD COLUMN kind text NOT NULL DEFAULT 'entity'",
 )
-LAYERS_LOCK_SUFFIX = ":layers"  # advisory lock key: awareness cap and entity auto-creation
 
 
 LOCK_SESSION = "SELECT id FROM {s}.sessions WHERE id = %s FOR UPDATE"

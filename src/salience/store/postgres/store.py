@@ -58,6 +58,7 @@ from ..maintenance import ScoreUpdate, clamp_scores
 from ..migrations import pending
 from ..relational.core import Run
 from ..relational.dialect import POSTGRES
+from ..relational.graph import GraphCore
 from ..relational.layers import LayersCore
 from ..relational.maintenance import MaintenanceCore
 from ..relational.queue import IngestCore
@@ -66,7 +67,6 @@ from . import pool, sql
 from .agent import AgentMixin
 from .filters import filter_clause
 from .fulltext import FullTextMixin
-from .graph import GraphMixin
 from .migrations import MIGRATIONS
 from .vector_search import (
     HNSW_EF_CONSTRUCTION,
@@ -138,7 +138,7 @@ class PostgresStore(
     IngestCore,
     MaintenanceCore,
     LayersCore,
-    GraphMixin,
+    GraphCore,
     AgentMixin,
 ):
     """A mind stored in its own schema of a PostgreSQL database with pgvector.

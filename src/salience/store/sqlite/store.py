@@ -29,6 +29,7 @@ from ..maintenance import ScoreUpdate, clamp_scores
 from ..migrations import pending
 from ..relational.core import Run
 from ..relational.dialect import SQLITE
+from ..relational.graph import GraphCore
 from ..relational.layers import LayersCore
 from ..relational.maintenance import MaintenanceCore
 from ..relational.queue import IngestCore
@@ -39,7 +40,6 @@ from .filters import chunks as _chunks
 from .filters import filter_clause
 from .filters import marks as _marks
 from .fulltext import Postings, ensure_postings, write_postings
-from .graph import GraphMixin
 from .hnsw import HnswParams
 from .migrations import MIGRATIONS
 from .vector_search import VectorIndexMode, VectorSearchMixin
@@ -76,7 +76,7 @@ class SQLiteRun:
 
 
 class SQLiteStore(
-    VectorSearchMixin, IngestCore, LayersCore, GraphMixin, MaintenanceCore, AgentMixin
+    VectorSearchMixin, IngestCore, LayersCore, GraphCore, MaintenanceCore, AgentMixin
 ):
     """A mind stored in one SQLite file. Thread-safe (one connection behind a lock)."""
 
