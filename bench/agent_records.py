@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _progress import track
 from _timing import pct, timed
 from salience import Config, Mind
 
@@ -32,10 +33,10 @@ def bench(backend: str, cfg: Config, reps: int) -> list[tuple[str, str, list[flo
     try:
         m.add_many([f"Memory number {i} about topic {i % 37}." for i in range(1000)])
         p = m.procedures.create("reply", "Reply: {msg}")
-        for i in range(200):
+        for i in track(range(200), f"{backend}: signals", unit="signals"):
             for _ in range(3 if i < 20 else 1):
                 m.signals.record("correction", f"pattern {i}", "note")
-        for i in range(2000):
+        for i in track(range(2000), f"{backend}: traces", unit="traces"):
             m.traces.record(f"task {i}", "success" if i % 3 else "failure", trace={"i": i})
         out = [
             ("signal upsert", timed(lambda i: m.signals.record("correction", f"hot {i % 10}"),
@@ -48,7 +49,8 @@ def bench(backend: str, cfg: Config, reps: int) -> list[tuple[str, str, list[flo
             ("context() no signals", timed(lambda i: m.context(surface_signals=False), reps)),
         ]
         lat = []
-        for i in range(reps):  # arm 5 new actionable signals before each timed call
+        for i in track(range(reps), f"{backend}: context() + signals", unit="calls"):
+            # arm 5 new actionable signals before each timed call
             for k in range(5):
                 for _ in range(3):
                     m.signals.record("workflow_pattern", f"rep {i} pattern {k}", "note")

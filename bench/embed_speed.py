@@ -29,6 +29,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from _progress import track
 from salience.config import Config
 from salience.embed import Embedder, available_embedders, build_provider
 
@@ -119,12 +120,12 @@ def measure(
     load_s = time.perf_counter() - t0
     embedder.embed_queries(queries[:3])
     per_s = 0.0
-    for _ in range(repeat):
+    for _ in track(range(repeat), f"{embedder.model}: {len(passages)} passages", unit="passes"):
         t0 = time.perf_counter()
         embedder.embed_passages(passages)
         per_s = max(per_s, len(passages) / (time.perf_counter() - t0))
     latencies = []
-    for q in queries:
+    for q in track(queries, f"{embedder.model}: queries", unit="queries"):
         t0 = time.perf_counter()
         embedder.embed_queries([q])
         latencies.append((time.perf_counter() - t0) * 1000)

@@ -20,6 +20,7 @@ from usearch.index import Index
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import Corpus
+from _progress import track
 
 DIM = 384
 
@@ -50,7 +51,7 @@ def main() -> None:
         for ef in (int(x) for x in args.ef_search.split(",")):
             index.expansion_search = ef
             hits, lat = [], []
-            for q in queries:
+            for q in track(queries, f"ef_construction {efc}, ef_search {ef}", unit="queries"):
                 t = time.perf_counter()
                 keys = index.search(q, args.candidates).keys.astype(np.int64)
                 best = keys[np.argsort(-(vecs[keys] @ q))[:10]]

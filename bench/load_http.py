@@ -26,6 +26,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import Corpus
+from _progress import bar
 from _timing import pct
 
 
@@ -53,9 +54,11 @@ async def run_phase(
                 ok = False
             lat.append((time.perf_counter() - t) * 1000)
             errors += not ok
+            progress.advance()
 
     t0 = time.perf_counter()
-    await asyncio.gather(*(one(p, b) for p, b in requests))
+    with bar(name, len(requests), unit="requests") as progress:
+        await asyncio.gather(*(one(p, b) for p, b in requests))
     wall = time.perf_counter() - t0
     return {
         "op": name,

@@ -29,6 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import locomo
+from _progress import track
 from salience.search.config import get_preset
 
 
@@ -76,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             ps = sp_model.sparse([f"passage: {t}" for t in texts], top_k=256) if args.sparse \
                 else np.zeros((len(texts), 1), dtype=np.float32)
             pos = {mid: j for j, mid in enumerate(ids)}
-            for q in convs[i].questions:
+            for q in track(convs[i].questions, f"conversation {i}", unit="questions"):
                 ev = {dia[e] for e in q.evidence if e in dia}
                 if q.category not in locomo.CATEGORIES or not ev:
                     continue
