@@ -60,6 +60,8 @@ def test_sdist_and_wheel_install_into_a_clean_venv(tmp_path: Path):
     assert "License-Expression: Apache-2.0" in meta
     assert "Classifier: Programming Language :: Python :: 3.11" in meta
     assert "Provides-Extra: server" in meta
+    urls = [ln.split(",", 1)[-1].strip() for ln in meta.splitlines() if ln.startswith("Project-URL:")]
+    assert all(u.startswith("https://") for u in urls), urls  # see pyproject.toml: none yet
 
     # a clean venv holding only the wheel; its dependencies come from this environment's
     # site-packages (a path entry appended after the venv's own, so the wheel's copy wins)
