@@ -37,6 +37,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from _progress import track  # noqa: E402
 from salience.interfaces.auth import ServerDB  # noqa: E402
 
 WORDS = ["harbour", "lighthouse", "keeper", "tide", "ferry", "quay", "lantern", "storm", "gull", "rope", "anchor", "pier", "beacon", "cargo", "dock", "sail", "mast", "hull", "current", "reef"]
@@ -319,7 +320,7 @@ def main() -> None:
         lost = 0
         with httpx.Client(base_url=base, timeout=60) as c:
             key_of = dict(zip(minds, keys, strict=True))
-            for mind, mid in s.acked:
+            for mind, mid in track(s.acked, "read-back of acknowledged writes", unit="ids"):
                 if mid in s.forgotten:
                     continue
                 r = c.get(f"/v1/minds/{mind}/memories/{mid}",
