@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -169,3 +172,57 @@ def test_a_read_only_mind_is_searched_and_records_nothing(
         assert m.get(hits[0].memory.id).retrieval_count == 0
         with pytest.raises(ReadOnlyMind, match="read-only"):  # a real write is a clear error
             m.add("one more memory")
+
+
+NOBODY = 65534
+
+
+def _search_read_only(db: str, conn: Any) -> None:
+    """In a forked child (as `nobody` when the tests run as root, whom permission bits do not
+    stop): open the mind, search it, try a write; report what happened."""
+    try:
+        if os.geteuid() == 0:
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+        path = Path(db)
+        with Mind.open(path, config=Config(home=path.parent, embedder="hash"),
+                       embedder=HashEmbedder()) as m:
+            hits = m.search("ferry island", limit=5)
+            try:
+                m.add("one more memory")
+                wrote = "no error"
+            except ReadOnlyMind as e:
+                wrote = f"ReadOnlyMind: {e}"
+            conn.send((len(hits), m.get(hits[0].memory.id).retrieval_count, m.count(), wrote))
+    except BaseException as e:
+        conn.send(f"{type(e).__name__}: {e}")
+
+
+def test_a_mind_in_a_read_only_directory_is_opened_and_searched() -> None:
+    """A WAL mind in a directory the process may not write (no -shm can be created): it opens
+    read-only, searches answer, nothing is recorded, a write is `ReadOnlyMind`."""
+    top = Path(tempfile.mkdtemp(prefix="salience-ro-"))  # not under pytest's private tmp
+    try:
+        top.chmod(0o755)
+        home = top / "minds"
+        with Mind.open(home / "frozen.db", config=Config(home=home, embedder="hash"),
+                       embedder=HashEmbedder(), clock=FrozenClock(T0)) as m:
+            _fill(m)
+        assert not list(home.glob("frozen.db-*"))  # the last close left no -wal / -shm
+        (home / "frozen.db").chmod(0o444)
+        home.chmod(0o555)
+        parent, child = multiprocessing.get_context("fork").Pipe()
+        proc = multiprocessing.get_context("fork").Process(
+            target=_search_read_only, args=(str(home / "frozen.db"), child))
+        proc.start()
+        got = parent.recv() if parent.poll(60) else "no answer"
+        proc.join(30)
+        assert not isinstance(got, str), got
+        n_hits, bumps, count, wrote = got
+        assert (n_hits, bumps, count) == (5, 0, len(FACTS))
+        assert wrote.startswith("ReadOnlyMind") and "read-only" in wrote
+        assert sorted(p.name for p in home.iterdir()) == ["frozen.db"]
+    finally:
+        for d in (top, *top.rglob("*")):
+            d.chmod(0o755)
+        shutil.rmtree(top)

@@ -12,7 +12,6 @@ view, so that case is an error naming the fix). Searches then answer and record 
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 from urllib.parse import quote
@@ -55,12 +54,6 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
     db = _connect(uri + "?mode=ro&immutable=1")
     db.execute(PROBE).fetchone()
     return db
-
-
-def writable(path: Path) -> bool:
-    """Whether this process may write `path` and create files beside it (the OS's view;
-    root passes unless the file is immutable or the media read-only)."""
-    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
 
 
 def _connect(uri: str) -> sqlite3.Connection:
