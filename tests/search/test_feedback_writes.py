@@ -129,7 +129,7 @@ def test_processes_searching_the_same_memories_lose_no_bump(tmp_path: Path) -> N
     with Mind.open("shared", config=cfg, embedder=HashEmbedder()) as m:
         _fill(m)
         ids = [h.memory.id for h in m.search("ferry island Sam", limit=10, feedback=False)]
-    procs_n, rounds = 4, 6
+    procs_n, rounds = 8, 3
     ctx = multiprocessing.get_context("fork")
     procs = [ctx.Process(target=_searcher, args=(str(tmp_path), rounds)) for _ in range(procs_n)]
     for p in procs:
