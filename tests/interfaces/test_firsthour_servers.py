@@ -81,11 +81,14 @@ def test_http_awareness_remove_and_complete(tmp_path: Path):
             assert r.status_code == 201, r.text
             ids.append(r.json()["id"])
         assert c.post("/v1/minds/agent/awareness", json={"content": "one more"}).status_code == 409
-        r = c.post(f"/v1/minds/agent/awareness/{ids[0]}/complete")
+        r = c.post(f"/v1/minds/agent/awareness/{ids[0][:12]}/complete")  # a prefix will do
         assert r.status_code == 200, r.text
-        assert r.json()["metadata"]["status"] == "done"
-        assert c.delete(f"/v1/minds/agent/awareness/{ids[1]}").status_code == 204
+        assert r.json()["metadata"]["status"] == "done" and r.json()["id"] == ids[0]
+        assert c.delete(f"/v1/minds/agent/awareness/{ids[1][:12]}").status_code == 204
         assert c.delete(f"/v1/minds/agent/awareness/{ids[1]}").status_code == 404
+        common = next(n for n in range(32) if ids[2][n] != ids[3][n])
+        r = c.delete(f"/v1/minds/agent/awareness/{ids[2][:common]}")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "ambiguous_id", r.text
         left = [i["id"] for i in c.get("/v1/minds/agent/awareness").json()["items"]]
         assert len(left) == 8 and ids[0] not in left and ids[1] not in left
         assert c.post("/v1/minds/agent/awareness", json={"content": "one more"}).status_code == 201
@@ -123,7 +126,8 @@ def test_mcp_agent_can_free_working_memory(tmp_path: Path):
                     ids.append(_data(got)["id"])
                 full = await session.call_tool("save_awareness", {"content": "eleventh"})
                 done = _data(await session.call_tool("complete_awareness", {"item_id": ids[0]}))
-                gone = _data(await session.call_tool("remove_awareness", {"item_id": ids[1]}))
+                gone = _data(await session.call_tool("remove_awareness",
+                                                     {"item_id": ids[1][:12]}))
                 again = await session.call_tool("remove_awareness", {"item_id": ids[1]})
                 added = await session.call_tool("save_awareness", {"content": "eleventh"})
                 left = _data(await session.call_tool("list_awareness", {}))

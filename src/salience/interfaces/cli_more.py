@@ -81,11 +81,7 @@ def awareness_list(mind: MindOpt = "default", as_json: JsonOpt = False, dsn: Dsn
 
 def _awareness_id(m: Any, id_or_prefix: str) -> str:
     """The active item whose id is, or starts with, `id_or_prefix`."""
-    from ..models import pick_id
-
-    text = id_or_prefix.strip().lower()
-    found = [i.id for i in m.awareness.get_all() if i.id.startswith(text)]
-    return pick_id(id_or_prefix, found, what="active awareness item")
+    return str(m.awareness.resolve_id(id_or_prefix))
 
 
 ItemArg = Annotated[str, typer.Argument(help="Item id (or a unique prefix) from `awareness list`.")]

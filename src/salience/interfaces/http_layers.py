@@ -38,7 +38,10 @@ class ContextIn(_In):
     )
 
 
-ItemId = Annotated[str, Path(description="Awareness item id (from the list).", max_length=64)]
+ItemId = Annotated[
+    str,
+    Path(description="Awareness item id (from the list), or a unique prefix of it.", max_length=64),
+]
 
 
 class AwarenessIn(_In):
@@ -117,13 +120,14 @@ def register_layer_routes(app: FastAPI, Reader: Any, Writer: Any) -> None:
 
         @app.post("/v1/minds/{mind}/awareness/{item_id}/complete", tags=tags)
         def complete_awareness(item_id: ItemId, m: Writer) -> Any:
-            """Mark an item done and take it out of working memory; returns the final item."""
-            return m.awareness.complete(item_id)
+            """Mark an item (id or unique id prefix) done and take it out of working memory;
+            returns the final item."""
+            return m.awareness.complete(m.awareness.resolve_id(item_id))
 
         @app.delete("/v1/minds/{mind}/awareness/{item_id}", status_code=204, tags=tags)
         def remove_awareness(item_id: ItemId, m: Writer) -> Response:
-            """Remove an item from working memory."""
-            m.awareness.remove(item_id)
+            """Remove an item (id or unique id prefix) from working memory."""
+            m.awareness.remove(m.awareness.resolve_id(item_id))
             return Response(status_code=204)
 
     if hasattr(Mind, "identity"):

@@ -287,7 +287,10 @@ def _register_recall_tools(server: MCPServer, mind: Mind) -> None:
         return {"updated": [{"id": r.id, "usefulness": r.usefulness} for r in rows]}
 
 
-AwarenessId = Annotated[str, Field(description="The item's id (from list_awareness).", max_length=64)]
+AwarenessId = Annotated[
+    str,
+    Field(description="The item's id (from list_awareness), or a unique prefix.", max_length=64),
+]
 
 
 def _register_layer_tools(server: MCPServer, mind: Mind) -> None:
@@ -332,14 +335,15 @@ def _register_layer_tools(server: MCPServer, mind: Mind) -> None:
         @server.tool()
         def complete_awareness(item_id: AwarenessId) -> dict[str, Any]:
             """Mark a working-memory item done; it leaves working memory and frees its slot."""
-            item = _call(lambda: mind.awareness.complete(item_id))
+            item = _call(lambda: mind.awareness.complete(mind.awareness.resolve_id(item_id)))
             return {"id": item.id, "content": item.content, "status": item.status}
 
         @server.tool()
         def remove_awareness(item_id: AwarenessId) -> dict[str, Any]:
             """Remove a working-memory item that no longer matters (frees its slot)."""
-            _call(lambda: mind.awareness.remove(item_id))
-            return {"removed": item_id}
+            full = _call(lambda: mind.awareness.resolve_id(item_id))
+            _call(lambda: mind.awareness.remove(full))
+            return {"removed": full}
 
         @server.tool()
         def list_awareness() -> dict[str, Any]:

@@ -133,6 +133,16 @@ class AwarenessLayer:
         """Active items, highest priority first (at most `cap`)."""
         return self._store.list_awareness(now=self._clock.now(), limit=self.cap)
 
+    def resolve_id(self, id_or_prefix: str) -> str:
+        """The id of the one active item whose id is, or starts with, `id_or_prefix`
+        (case-insensitive) — what the CLI, HTTP and MCP accept wherever they take an item id.
+        Raises `NotFound`, `AmbiguousId` (listing the matches)."""
+        from ..models import pick_id
+
+        text = id_or_prefix.strip().lower()
+        found = [i.id for i in self.get_all() if i.id.startswith(text)]
+        return pick_id(id_or_prefix, found, what="active awareness item")
+
     def get_by_category(self, category: AwarenessCategory | str) -> list[AwarenessItem]:
         cat = parse_enum(AwarenessCategory, category, "awareness category")
         return self._store.list_awareness(now=self._clock.now(), category=cat, limit=self.cap)
