@@ -44,11 +44,14 @@ if TYPE_CHECKING:
     from .layers.identity import IdentityLayer
     from .layers.profile import ProfileLayer
     from .layers.sessions import SessionLayer
+    from .llm.brain import Brain
     from .maintenance import CognitiveReport, MaintenanceReport, TickReport
+    from .maintenance.cognitive import CognitiveEngine
     from .search.config import SearchConfig
     from .search.pipeline import Recall
     from .store.base import Store
     from .transfer import TransferSummary
+    from .wiring import BrainFactory
 
 
 
@@ -68,12 +71,24 @@ class Mind:
         config: Config | None = None,
         embedder: Embedder | None = None,
         clock: Clock | None = None,
+        brain: Brain | BrainFactory | None = None,
     ) -> None:
+        from .wiring import MindServices
+
         self.config = config or Config()
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self._embedder = embedder
+        self._owns_embedder = False  # True once the mind built it (then close() closes it)
         self._embedder_lock = threading.Lock()
+        self._layers: dict[str, Any] = {}
+        self._layers_lock = threading.Lock()
+        # the one place the brain (with its ai_interactions recorder), ingest, recall and the
+        # cognitive engine are built, each from narrow dependencies (salience.wiring)
+        self._services = MindServices(
+            store, config=self.config, clock=self.clock, embed_passages=self._embed_passages,
+            embed_queries=lambda texts: self.embedder.embed_queries(list(texts)), brain=brain,
+        )
 
     @classmethod
     def open(
@@ -86,6 +101,7 @@ class Mind:
         embedder: Embedder | str | None = None,
         clock: Clock | None = None,
         create: bool = True,
+        brain: Brain | BrainFactory | None = None,
     ) -> Mind:
         """Open (creating if needed) a mind.
 
@@ -100,6 +116,10 @@ class Mind:
                 Built lazily.
             clock: time source; defaults to the system clock.
             create: False opens only a mind that exists (readers: a typo must not create one).
+            brain: the `Brain` every model call of this mind goes to (the caller closes it),
+                or a factory `on_call -> Brain` given the mind's `ai_interactions` recorder
+                (`lambda on_call: make_brain(config, on_call=on_call)`); defaults to
+                `make_brain(config)` recording every call. Built on first use.
 
         Raises:
             InvalidMindName: the name contains separators, `..` or other disallowed characters.
@@ -131,7 +151,7 @@ class Mind:
 
             require_mind(config, name_or_path, backend=backend)
         store = open_store(config, name_or_path, backend=backend)
-        mind = cls(store, config=config, embedder=embedder, clock=clock)
+        mind = cls(store, config=config, embedder=embedder, clock=clock, brain=brain)
         if embedder is not None:
             try:
                 mind._check_pin(embedder)
@@ -146,7 +166,19 @@ class Mind:
         return self.store.mind
 
     def close(self) -> None:
-        self.store.close()
+        """Release everything the mind built — the brain's LLM client, the recall thread
+        pool, the embedder it loaded — then the store. Idempotent."""
+        try:
+            self._services.close()
+            with self._embedder_lock:
+                emb, owned = self._embedder, self._owns_embedder
+                if owned:
+                    self._embedder, self._owns_embedder = None, False
+            close = getattr(emb, "close", None) if owned else None
+            if callable(close):
+                close()
+        finally:
+            self.store.close()
 
     def __enter__(self) -> Mind:
         return self
@@ -168,7 +200,7 @@ class Mind:
 
                     emb = make_embedder(self.config, pinned=self.store.embedding_info())
                     self._check_pin(emb)
-                    self._embedder = emb
+                    self._embedder, self._owns_embedder = emb, True
         return self._embedder
 
     def _check_pin(self, embedder: Embedder) -> None:
@@ -395,7 +427,7 @@ class Mind:
             raise InvalidInput("limit must be positive")
         preset = preset or self.config.search_preset
         if distances is None:  # design B's contextual signal: BFS from the query's entities
-            distances = self.graph.distances_for_search(query, preset)
+            distances = self._graph_distances(query, preset)
         return self._recall().search(
             query,
             preset=preset,
@@ -404,6 +436,20 @@ class Mind:
             distances=distances,
             feedback=feedback,
         )
+
+    def _graph_distances(
+        self, query: str, preset: str | SearchConfig
+    ) -> dict[str, int] | None:
+        """The `distances` a search with `preset` needs: the knowledge graph's
+        `distances_for_query(query)` when the preset ranks by design B's profile with a
+        contextual weight, else None (the formula and weight-0 profiles never read them, so
+        the graph is not walked)."""
+        from .search.config import get_preset
+
+        cfg = get_preset(preset)
+        if cfg.ranking != "rrf" or cfg.profile.contextual <= 0:
+            return None
+        return self.graph.distances_for_query(query)
 
     def prefetch(
         self, messages: Sequence[str], current: str, *, limit: int = 3, budget_s: float = 2.0
@@ -456,26 +502,15 @@ class Mind:
         return self._recall().evaluate_usefulness(response, prefetched)
 
     def _recall(self) -> Recall:
-        from .search.pipeline import Recall
-
-        rec = self.__dict__.get("_recall_paths")
-        if rec is None:
-            rec = Recall(
-                self.store,
-                clock=self.clock,
-                embed=lambda t: self.embedder.embed_queries(list(t)),
-                brain=self._ingest().brain,  # one brain per mind: its calls are all logged
-                mind=self.name,
-            )
-            self.__dict__["_recall_paths"] = rec
-        return rec
+        return self._services.recall
 
     # -- layers: identity, awareness, sessions, knowledge graph, prompt context ----------------
-    def _layer(self, key: str, build: Any) -> Any:
-        obj = self.__dict__.get(key)
-        if obj is None:
-            obj = self.__dict__[key] = build()
-        return obj
+    def _layer(self, key: str, build: Callable[[], Any]) -> Any:
+        with self._layers_lock:
+            obj = self._layers.get(key)
+            if obj is None:
+                obj = self._layers[key] = build()
+            return obj
 
     @property
     def identity(self) -> IdentityLayer:
@@ -492,9 +527,19 @@ class Mind:
     def profile(self) -> ProfileLayer:
         """What consolidation learned about the user (`salience.layers.profile`): one memory,
         revised by supersession; the persona (`identity`) is never written by consolidation."""
-        from .layers.profile import ProfileLayer
+        return self._services.profile
 
-        return self._layer("_profile_layer", lambda: ProfileLayer(self))
+    @property
+    def cognitive(self) -> CognitiveEngine:
+        """The cognitive engine (`salience.maintenance.cognitive`): consolidation, episodes,
+        reflection, and the trigger the heartbeat checks."""
+        return self._services.cognitive
+
+    @property
+    def brain(self) -> Brain:
+        """The mind's one brain (given to `Mind.open`, else built from the config); every
+        call of the brain the mind built is logged in `ai_interactions`."""
+        return self._services.brain
 
     @property
     def awareness(self) -> AwarenessLayer:
@@ -612,16 +657,7 @@ class Mind:
 
     # -- ingestion paths (design A; implemented in salience.ingest) --------------------------
     def _ingest(self) -> IngestService:
-        svc = self.__dict__.get("_ingest_service")
-        if svc is None:
-            from .ingest.service import IngestService
-
-            svc = IngestService(
-                self.store, config=self.config, clock=self.clock, embed=self._embed_passages,
-                brain=self.__dict__.get("brain"),
-            )
-            self.__dict__["_ingest_service"] = svc
-        return svc
+        return self._services.ingest
 
     def remember_turn(
         self, user: str, assistant: str = "", *, speaker: str | None = None,
@@ -701,9 +737,7 @@ class Mind:
 
     def cognitive_run(self, *, reason: str = "explicit") -> CognitiveReport:
         """Consolidation, episodic synthesis and reflection now, whatever the triggers say."""
-        from .maintenance.cognitive import CognitiveEngine
-
-        return CognitiveEngine(self).run(self.clock.now(), reason=reason)
+        return self.cognitive.run(self.clock.now(), reason=reason)
 
     def heartbeat(self) -> TickReport:
         """One heartbeat tick: drain queues, prefetch for the current task, maintenance when

@@ -19,16 +19,25 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from .clock import ensure_utc
 from .errors import ConflictError, InvalidInput, NotFound, SalienceError
 from .models import EmbeddingInfo, Memory
+from .protocols import MindView
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from .mind import Mind
+    from .embed.base import Embedder
+
+
+class Mind(MindView, Protocol):
+    """What export and restore use of a mind (the `Mind` facade is one)."""
+
+    @property
+    def embedder(self) -> Embedder: ...
+
 
 FORMAT = "salience-export"
 VERSION = 1

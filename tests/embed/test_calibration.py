@@ -33,7 +33,6 @@ from salience.embed.calibration import (
     text_forms,
 )
 from salience.llm import make_brain
-from salience.maintenance.cognitive import CognitiveEngine
 from salience.mind import Mind
 from salience.models import EmbeddingInfo
 
@@ -250,9 +249,9 @@ class RecordingBrain:
 def open_mind(config: Config) -> Iterator[Any]:
     opened: list[Mind] = []
 
-    def factory(embedder: Any, name: str = "m", **settings: Any) -> Mind:
+    def factory(embedder: Any, name: str = "m", brain: Any = None, **settings: Any) -> Mind:
         cfg = config.model_copy(update=settings) if settings else config
-        m = Mind.open(name, config=cfg, embedder=embedder, clock=FrozenClock(T0))
+        m = Mind.open(name, config=cfg, embedder=embedder, clock=FrozenClock(T0), brain=brain)
         opened.append(m)
         return m
 
@@ -269,9 +268,8 @@ def test_ingest_gate_asks_about_the_old_home_only(
     emb = _model(request, name)
     results = {}
     for label, settings in (("calibrated", {}), ("design A", {"contradiction_distance": 0.3})):
-        mind = open_mind(emb, name=label.replace(" ", "-"), **settings)
-        brain = RecordingBrain(make_brain(mind.config))
-        mind.__dict__["brain"] = brain
+        brain = RecordingBrain(make_brain(Config(**settings)))
+        mind = open_mind(emb, name=label.replace(" ", "-"), brain=brain, **settings)
         mind.add_many([LISBON, *DAY])
         res = mind.remember_turn(BERLIN, defer=False)
         assert res is not None and res.saved
@@ -289,7 +287,7 @@ def test_ingest_gate_asks_about_the_old_home_only(
 def _episodes(mind: Mind, texts: Sequence[str]) -> list[set[str]]:
     ids = mind.add_many(texts)
     by_id = dict(zip(ids, texts, strict=True))
-    new, _ = CognitiveEngine(mind).synthesize_episodes(T0 + timedelta(hours=1))
+    new, _ = mind.cognitive.synthesize_episodes(T0 + timedelta(hours=1))
     return [{by_id[i] for i in mind.get(e).related_ids} for e in new]
 
 

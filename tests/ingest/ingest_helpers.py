@@ -17,7 +17,6 @@ from salience.clock import Clock
 from salience.config import Config
 from salience.embed.base import EmbedderStatus
 from salience.errors import LLMError
-from salience.ingest.service import IngestService
 from salience.llm.base import InteractionRecord, LLMStatus, Recorder, emit
 from salience.llm.brain import Fact, Quality, Triage
 from salience.mind import Mind
@@ -127,16 +126,14 @@ def open_mind(
     embedder: Any = None,
     brain_factory: Callable[[Recorder], Any] | None = None,
 ) -> Mind:
-    """A Mind with `embedder` (TopicEmbedder) and an ingest service over `brain` (or a brain
-    built by `brain_factory(recorder)`, or the config's brain)."""
-    mind = Mind.open(path or name, config=config, clock=clock, embedder=embedder or TopicEmbedder())
+    """A Mind with `embedder` (TopicEmbedder) over `brain` (or a brain built by
+    `brain_factory(recorder)`, or the config's brain), passed to `Mind.open(brain=...)`."""
     if brain is not None and brain_factory is None:
         def brain_factory(rec: Recorder) -> Any:
             if hasattr(brain, "on_call") and brain.on_call is None:
                 brain.on_call = rec
             return brain
-    mind.__dict__["_ingest_service"] = IngestService(
-        mind.store, config=config, clock=clock, embed=mind._embed_passages,
-        brain_factory=brain_factory,
+    return Mind.open(
+        path or name, config=config, clock=clock, embedder=embedder or TopicEmbedder(),
+        brain=brain_factory,
     )
-    return mind

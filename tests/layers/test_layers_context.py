@@ -6,9 +6,8 @@ import pytest
 
 from salience import InvalidInput
 from salience.layers.context import profile_budget, split_budget
-from salience.layers.profile import ProfileLayer
-from salience.layers.tokens import approx_tokens, fit_lines, truncate
 from salience.llm.brain import IdentityProfile
+from salience.models.tokens import approx_tokens, fit_lines, truncate
 
 
 def test_token_helpers_are_documented_approximations():
@@ -59,7 +58,7 @@ def test_context_is_deterministic_and_identity_cached(mind, clock):
     a = mind.context("launch", budget_tokens=300)
     b = mind.context("launch", budget_tokens=300)
     assert a.text == b.text
-    builder = mind.__dict__["_context_builder"]
+    builder = mind._layers["_context_builder"]
     cached = builder._identity_cache
     mind.context("launch", budget_tokens=300)
     assert builder._identity_cache is cached  # unchanged row: cache reused
@@ -72,7 +71,7 @@ def test_context_is_deterministic_and_identity_cached(mind, clock):
 @pytest.mark.parametrize("budget", [60, 120, 800, 5000])
 def test_any_budget_is_respected(mind, clock, budget):
     mind.identity.create("Ada", personality="x " * 3000)
-    ProfileLayer(mind).write(
+    mind.profile.write(
         IdentityProfile(profile="Likes: " + "w " * 3000, attributes={"likes": "w"}),
         source_ids=[], now=clock.now(),
     )

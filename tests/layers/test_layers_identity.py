@@ -9,8 +9,8 @@ import pytest
 from salience import InvalidInput, MemoryFilter, MemoryType, NotFound
 from salience.errors import ConflictError, StoreError
 from salience.layers.identity import IDENTITY_MEMORY_KEY, render_identity
-from salience.layers.tokens import approx_tokens
 from salience.models.layers import Identity
+from salience.models.tokens import approx_tokens
 
 
 def identity_memories(mind):

@@ -11,15 +11,14 @@ from salience.ingest.items import RECONSOLIDATE_KEY
 from salience.layers.profile import (
     PROFILE_EVENT,
     PROFILE_MEMORY_KEY,
-    ProfileLayer,
     UserProfile,
     render_profile,
     stale_attributes,
     user_statements,
 )
-from salience.layers.tokens import approx_tokens
 from salience.llm.brain import IdentityProfile
 from salience.models import Memory
+from salience.models.tokens import approx_tokens
 from salience.store.ingest import IngestBatch
 
 
@@ -32,7 +31,7 @@ def profiles(mind, superseded: bool = True):
 def write(mind, clock, text: str, **attrs: str) -> str:
     clock.advance(minutes=1)
     p = IdentityProfile(profile=text, attributes=attrs)
-    return ProfileLayer(mind).write(p, source_ids=[], now=clock.now())
+    return mind.profile.write(p, source_ids=[], now=clock.now())
 
 
 def test_revisions_supersede_and_history_is_kept(mind, clock):
@@ -73,7 +72,7 @@ def test_section_has_its_heading_and_budget(mind, clock):
 def test_context_caches_the_section_per_revision(mind, clock):
     write(mind, clock, "Diet: vegan.", diet="vegan")
     assert "Diet: vegan." in mind.context().text
-    builder = mind.__dict__["_context_builder"]
+    builder = mind._layers["_context_builder"]
     cached = builder._profile_cache
     mind.context()
     assert builder._profile_cache is cached
@@ -157,7 +156,7 @@ def test_stale_attributes_are_hidden_until_the_next_run(mind, clock):
         attributes={"residence": "Leeds", "diet": "vegan"},
         sources={"residence": [a], "diet": [b]},
     )
-    ProfileLayer(mind).write(p, source_ids=[a, b], now=clock.now())
+    mind.profile.write(p, source_ids=[a, b], now=clock.now())
     assert mind.profile.stale() == set()
     assert mind.profile.to_context() == "# About the User\nLives in: Leeds.\nDiet: vegan."
     mind.update(b, superseded_by=mind.add("I eat fish now."))

@@ -54,8 +54,7 @@ def test_mind_with_a_model_writes_the_profile_not_the_persona(
 ) -> None:
     cfg = Config(home=tmp_path / "home", embedder="hash")
     clock = FrozenClock(datetime(2026, 5, 1, 9, 0, tzinfo=UTC))
-    with Mind.open("llm-profile", config=cfg, clock=clock) as mind:
-        mind.__dict__["brain"] = brain_for(fake, sleeps)
+    with Mind.open("llm-profile", config=cfg, clock=clock, brain=brain_for(fake, sleeps)) as mind:
         mind.identity.create("Ada", role="personal assistant", personality="friendly, concise")
         home = mind.add("User: I live in Södermalm.\nAssistant: Lovely, I like it there.",
                         salience=8.0)

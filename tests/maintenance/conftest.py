@@ -55,9 +55,9 @@ def clock() -> FrozenClock:
 def make_mind(config: Config, clock: FrozenClock) -> Iterator[Callable[..., Mind]]:
     opened: list[Mind] = []
 
-    def factory(name: str = "sim", **overrides: object) -> Mind:
+    def factory(name: str = "sim", brain: object = None, **overrides: object) -> Mind:
         cfg = config.model_copy(update=overrides) if overrides else config
-        m = Mind.open(name, config=cfg, embedder=TopicEmbedder(), clock=clock)
+        m = Mind.open(name, config=cfg, embedder=TopicEmbedder(), clock=clock, brain=brain)
         opened.append(m)
         return m
 

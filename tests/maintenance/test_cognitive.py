@@ -7,7 +7,6 @@ from __future__ import annotations
 import threading
 from datetime import timedelta
 
-from salience.maintenance.cognitive import CognitiveEngine
 from salience.models import MemoryFilter, MemoryType
 
 
@@ -52,9 +51,9 @@ def test_buffer_and_lull_trigger_then_episode_and_profile(mind, clock):
 
 def test_ceiling_forces_a_run_and_near_duplicate_episode_supersedes(mind, clock):
     add_topics(mind, clock, 2, "garden")
-    assert not CognitiveEngine(mind).trigger(clock.now()).fire
+    assert not mind.cognitive.trigger(clock.now()).fire
     clock.advance(hours=4)
-    t = CognitiveEngine(mind).trigger(clock.now())
+    t = mind.cognitive.trigger(clock.now())
     assert t.fire and t.reason.startswith("ceiling")
     first = mind.cognitive_run(reason=t.reason)
     assert len(first.episodes) == 1
@@ -87,9 +86,9 @@ def test_consolidation_updates_the_user_profile_not_the_identity(mind, clock):
     assert mind.profile.get().attributes["name"] == "Ada"
     clock.advance(minutes=1)
     mind.add("I live in Lisbon.", salience=9.0)
-    assert CognitiveEngine(mind).consolidate() == "updated"
+    assert mind.cognitive.consolidate() == "updated"
     assert "Lives in: Lisbon." in mind.profile.get().text
-    assert CognitiveEngine(mind).consolidate() == "unchanged"
+    assert mind.cognitive.consolidate() == "unchanged"
     (live,) = of_type(mind, MemoryType.IDENTITY)  # one live profile memory, no persona mirror
     assert "Lisbon" in live.content and "user-profile" in live.tags
     assert len(of_type(mind, MemoryType.IDENTITY, superseded=True)) == 2  # revision 1 kept

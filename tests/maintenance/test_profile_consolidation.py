@@ -12,7 +12,6 @@ from salience.ingest.items import PARADIGM_SHIFT_EVENT, RECONSOLIDATE_KEY
 from salience.layers.profile import PROFILE_EVENT
 from salience.llm import HeuristicBrain
 from salience.llm.brain import Triage
-from salience.maintenance.cognitive import CognitiveEngine
 from salience.models import MemoryType
 
 PERSONA = {"role": "personal assistant", "personality": "friendly, concise"}
@@ -114,7 +113,7 @@ def test_a_superseded_source_is_hidden_at_once_and_fires_a_run(make_mind, clock)
     about = mind.context().section("profile").text
     assert "Lives in: Leeds." in about and "Siemens" not in about and "Stripe" not in about
     assert mind.profile.stale() == {"employer"}
-    engine = CognitiveEngine(mind)
+    engine = mind.cognitive
     assert not engine.trigger(clock.now()).fire  # the user is active
     clock.advance(minutes=20)
     assert engine.trigger(clock.now()).reason == (
@@ -129,16 +128,15 @@ def test_a_superseded_source_is_hidden_at_once_and_fires_a_run(make_mind, clock)
 
 
 def test_unchanged_profile_writes_nothing_and_calls_no_model(make_mind, clock, monkeypatch):
-    mind = make_mind("quiet")
+    brain = HeuristicBrain()
+    mind = make_mind("quiet", brain=brain)
     mind.add("I live in Porto.", salience=9.0)
-    assert CognitiveEngine(mind).consolidate() == "created"
+    assert mind.cognitive.consolidate() == "created"
     first = mind.profile.get().memory_id
     clock.advance(hours=5)
     calls = []
-    brain = HeuristicBrain()
     monkeypatch.setattr(brain, "consolidate", lambda *a, **k: calls.append(1))
-    mind.__dict__["brain"] = brain
-    assert CognitiveEngine(mind).consolidate() == "unchanged"
+    assert mind.cognitive.consolidate() == "unchanged"
     assert calls == [] and mind.profile.get().memory_id == first
 
 
@@ -163,8 +161,7 @@ def test_paradigm_shift_reconsolidates_the_profile_end_to_end(make_mind, clock):
     """A high-salience preference superseded by the ingest pipeline sets the flag; the next
     heartbeat (once the user is idle) rebuilds the profile from scratch, logs the event and
     clears the flag — all through the store."""
-    mind = make_mind("shift", contradiction_distance=2.0)
-    mind.__dict__["brain"] = ShiftBrain()
+    mind = make_mind("shift", brain=ShiftBrain(), contradiction_distance=2.0)
     mind.identity.create("Ada", **PERSONA)
     say(mind, clock, "I live in Södermalm.")
     veg = say(mind, clock, "I'm vegetarian.")
@@ -179,7 +176,7 @@ def test_paradigm_shift_reconsolidates_the_profile_end_to_end(make_mind, clock):
     flag = json.loads(mind.store.get_meta(RECONSOLIDATE_KEY))
     assert veg in flag["memory_ids"]
     assert mind.profile.get().memory_id == first  # still the current revision meanwhile
-    engine = CognitiveEngine(mind)
+    engine = mind.cognitive
     assert not engine.trigger(clock.now()).fire  # the user is still talking
     clock.advance(minutes=20)
     assert engine.trigger(clock.now()).reason.startswith("paradigm shift")
@@ -192,7 +189,7 @@ def test_paradigm_shift_reconsolidates_the_profile_end_to_end(make_mind, clock):
     assert p.reason == "paradigm_shift" and p.attributes["diet"] == "pescatarian"
     assert "vegetarian" not in p.text and "Lives in: Södermalm." in p.text
     assert mind.store.get_meta(RECONSOLIDATE_KEY) == ""  # cleared
-    assert CognitiveEngine(mind).pending_shift() is None
+    assert mind.cognitive.pending_shift() is None
     (ev,) = mind.store.events(PROFILE_EVENT)
     assert ev.memory_id == p.memory_id and ev.related_id == first
     assert ev.payload["superseded"] == flag["memory_ids"]

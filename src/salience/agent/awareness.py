@@ -86,7 +86,7 @@ def signal_line(s: ImprovementSignal) -> str:
 def signals_that_fit(signals: Sequence[ImprovementSignal], room_tokens: int) -> list[int]:
     """Indexes of the leading signals whose lines (with the heading) fit `room_tokens` whole —
     a signal cut short is not shown, so it is not marked surfaced either."""
-    from ..layers.tokens import approx_tokens
+    from ..models.tokens import approx_tokens
 
     used = approx_tokens(SIGNALS_HEADING) + 1
     out: list[int] = []

@@ -33,7 +33,6 @@ from ..models.graph import (
     validate_relation,
 )
 from ..models.names import entity_key, mention_keys, parse_name
-from ..search.config import SearchConfig, get_preset
 from .extract import prepare
 from .ontology import Ontology, default_ontology
 from .traverse import MAX_DEPTH, bfs, closest_memory_distances
@@ -316,17 +315,6 @@ class KnowledgeGraph:
         if not anchors:
             return {}
         return self.memory_distances(anchors, max_depth=max_depth, as_of=as_of)
-
-    def distances_for_search(
-        self, query: str, preset: str | SearchConfig
-    ) -> dict[str, int] | None:
-        """The `distances` a search with `preset` needs: `distances_for_query(query)` when the
-        preset ranks by design B's profile with a contextual weight, else None (the formula
-        and weight-0 profiles never read them, so the graph is not walked)."""
-        cfg = get_preset(preset)
-        if cfg.ranking != "rrf" or cfg.profile.contextual <= 0:
-            return None
-        return self.distances_for_query(query)
 
     # -- memories -----------------------------------------------------------------------------
     def about(

@@ -1,14 +1,13 @@
 """`IngestService`: the ingestion paths of one mind behind the methods the `Mind` facade exposes
 (remember_turn, save_memory, archive_context, drain, queue status, retries, history, imports).
 
-It builds the mind's `Brain` from the config with an `on_call` recorder that writes every model
-call to the `ai_interactions` table (design B §11, EU AI Act Art. 12).
+It is given the mind's one `Brain` (built with its `ai_interactions` recorder by
+`salience.wiring.MindServices`).
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
@@ -24,64 +23,26 @@ from .pipeline import Embed, Ingestor
 from .source import Progress, run_import
 
 if TYPE_CHECKING:
-    from ..llm.base import InteractionRecord
     from ..llm.brain import Brain
     from ..store.base import Store
 
 IMPORT_KINDS = ("mbox", "ics", "chat")
 
 
-class InteractionLog:
-    """The `on_call` recorder: one `ai_interactions` row per model call (never raises into
-    the caller — `salience.llm.base.emit` logs and drops a failing record)."""
-
-    def __init__(self, store: Store, clock: Clock) -> None:
-        self.store = store
-        self.clock = clock
-
-    def __call__(self, record: InteractionRecord) -> None:
-        self.store.record_interactions([record], at=self.clock.now())
-
-
 class IngestService:
-    """Ingestion of one mind. Build it once per mind (the `Mind` does, lazily)."""
+    """Ingestion of one mind, built once per mind by `salience.wiring.MindServices`."""
 
     def __init__(
-        self,
-        store: Store,
-        *,
-        config: Config,
-        clock: Clock,
-        embed: Embed,
-        brain: Brain | None = None,
-        brain_factory: Callable[[InteractionLog], Brain] | None = None,
+        self, store: Store, *, config: Config, clock: Clock, embed: Embed, brain: Brain
     ) -> None:
+        """`brain` is the mind's one brain (`salience.wiring.MindServices.brain`), whose
+        recorder logs every model call in `ai_interactions`."""
         self.store = store
         self.config = config
         self.clock = clock
-        self.recorder = InteractionLog(store, clock)
+        self.brain = brain
         self._embed = embed
-        self._brain = brain
-        self._brain_factory = brain_factory
-        self._lock = threading.Lock()
         self._ingestor: Ingestor | None = None
-
-    @property
-    def brain(self) -> Brain:
-        """The mind's brain: the one given, else `make_brain(config)` recording to
-        ai_interactions."""
-        if self._brain is None:
-            with self._lock:
-                if self._brain is None:
-                    if self._brain_factory is not None:
-                        self._brain = self._brain_factory(self.recorder)
-                    else:
-                        from ..llm import make_brain
-
-                        self._brain = make_brain(
-                            self.config, on_call=self.recorder, clock=self.clock
-                        )
-        return self._brain
 
     @property
     def ingestor(self) -> Ingestor:

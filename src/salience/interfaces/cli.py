@@ -12,9 +12,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..config import Config
 from ..errors import SalienceError
 from .cli_common import (
+    SCORE_NOTE,
     DsnOpt,
     JsonOpt,
     MindOpt,
@@ -22,6 +22,7 @@ from .cli_common import (
     emit,
     err_console,
     fail,
+    mind_names,
     open_mind,
     show_stats,
 )
@@ -120,10 +121,6 @@ def search(
     console.print(table if hits else "[dim]no results[/]")
 
 
-SCORE_NOTE = (
-    "score: how well each memory ranks for this query (higher is better); it orders the hits, "
-    "it is not a probability and can exceed 1. --json shows what it is made of."
-)
 
 
 @app.command()
@@ -275,7 +272,7 @@ def demo(
     clock = FrozenClock(ensure_utc(datetime.fromisoformat(first.replace("Z", "+00:00"))))
     with tempfile.TemporaryDirectory(prefix="salience-demo-") as tmp:
         home = directory or Path(tmp)
-        cfg = Config().model_copy(update={"home": home, "backend": "sqlite"})
+        cfg = _config().model_copy(update={"home": home, "backend": "sqlite"})
         try:
             with Mind.open("demo", config=cfg, clock=clock) as m, Progress(
                 "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
@@ -383,15 +380,6 @@ def maintain(
     console.print(table)
 
 
-def _mind_names(minds: list[str] | None, dsn: str | None = None) -> list[str]:
-    """The minds named, or every mind that exists (data directory or PostgreSQL server)."""
-    if minds:
-        return minds
-    from ..store.catalog import list_minds
-
-    return list_minds(_config(dsn))
-
-
 @app.command()
 def heartbeat(
     mind: Annotated[
@@ -404,7 +392,7 @@ def heartbeat(
     run when triggered."""
     reports = []
     try:
-        names = _mind_names(mind, dsn)
+        names = mind_names(mind, dsn)
     except SalienceError as e:
         _fail(e)
     for name in names:

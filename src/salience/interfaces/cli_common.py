@@ -25,13 +25,33 @@ DsnOpt = Annotated[
 ]
 
 
+SCORE_NOTE = (
+    "score: how well each memory ranks for this query (higher is better); it orders the hits, "
+    "it is not a probability and can exceed 1. --json shows what it is made of."
+)
+
+
+_CONFIG_KEY = "salience.config"  # where config_for keeps the command's Config
+
+
 def config_for(dsn: str | None = None) -> Config:
     """The effective config (env + defaults), pointed at PostgreSQL when `dsn` is given.
-    A malformed `SALIENCE_*` variable exits with a one-line error."""
-    try:
-        cfg = Config()
-    except ValueError as e:  # pydantic's ValidationError
-        fail(e)
+    A malformed `SALIENCE_*` variable exits with a one-line error.
+
+    `Config()` is built once per command (the process entry point) and kept on the root
+    click context; every later call of the same command reuses it."""
+    import click
+
+    ctx = click.get_current_context(silent=True)
+    root = ctx.find_root() if ctx is not None else None
+    cfg = root.meta.get(_CONFIG_KEY) if root is not None else None
+    if cfg is None:
+        try:
+            cfg = Config()
+        except ValueError as e:  # pydantic's ValidationError
+            fail(e)
+        if root is not None:
+            root.meta[_CONFIG_KEY] = cfg
     if dsn:
         from pydantic import SecretStr
 
@@ -90,3 +110,13 @@ def show_stats(mind: str, dsn: str | None, as_json: bool) -> None:
         text = json.dumps(v, ensure_ascii=False) if isinstance(v, dict | list) else str(v)
         table.add_row(k, escape(text))
     console.print(table)
+
+
+def mind_names(minds: list[str] | None, dsn: str | None = None) -> list[str]:
+    """The minds named, or every mind that exists (data directory or PostgreSQL server:
+    `salience.store.catalog.list_minds`)."""
+    if minds:
+        return minds
+    from ..store.catalog import list_minds
+
+    return list_minds(config_for(dsn))

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from ..config import Config
 from ..errors import SalienceError
-from .cli_common import DsnOpt, JsonOpt, MindOpt, console, emit, fail, open_mind
+from .cli_common import DsnOpt, JsonOpt, MindOpt, config_for, console, emit, fail, open_mind
 
 config_app = typer.Typer(help="Inspect the effective configuration.", no_args_is_help=True)
 awareness_app = typer.Typer(
@@ -37,7 +37,7 @@ def config_sources(cfg: Config) -> list[dict[str, Any]]:
 def config_show(as_json: JsonOpt = False) -> None:
     """Print every setting, its effective value and where it came from (env or default)."""
     try:
-        rows = config_sources(Config())
+        rows = config_sources(config_for())
     except ValueError as e:  # pydantic's ValidationError: a malformed SALIENCE_* variable
         fail(e)
     if as_json:
@@ -253,7 +253,7 @@ def _hits(hits: list[Any], as_json: bool) -> None:
     if as_json:
         emit([h.to_dict() for h in hits])
         return
-    from .cli import SCORE_NOTE
+    from .cli_common import SCORE_NOTE
 
     table = Table("#", "mind", "score", "memory", caption=SCORE_NOTE)
     for i, h in enumerate(hits, start=1):

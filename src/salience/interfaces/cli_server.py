@@ -8,7 +8,6 @@ from typing import Annotated, Any, Literal
 import typer
 from rich.table import Table
 
-from ..config import Config
 from ..errors import SalienceError
 from .cli_common import JsonOpt, config_for, console, err_console
 from .cli_common import emit as _emit
@@ -24,7 +23,7 @@ keys_app = typer.Typer(help="API keys and tenants of the HTTP server.", no_args_
 def _db() -> Any:
     from .auth import ServerDB
 
-    return ServerDB.at_home(Config().home)
+    return ServerDB.at_home(config_for().home)
 
 
 
@@ -89,14 +88,14 @@ def _heartbeat_loop(interval: str) -> Any:
     """Start the background heartbeat over every mind of the data directory (issue 7)."""
     from ..maintenance.heartbeat import HeartbeatLoop, parse_interval
     from ..mind import Mind
-    from .cli import _mind_names
+    from .cli_common import mind_names
 
     try:
         seconds = parse_interval(interval)
     except (ValueError, KeyError):
         _fail(ValueError(f"--heartbeat: not an interval: {interval!r} (e.g. 30s, 5m, 1h)"))
-    cfg = Config()
-    loop = HeartbeatLoop(lambda: (Mind.open(n, config=cfg) for n in _mind_names(None)), seconds)
+    cfg = config_for()
+    loop = HeartbeatLoop(lambda: (Mind.open(n, config=cfg) for n in mind_names(None)), seconds)
     loop.start()
     err_console.print(f"[dim]heartbeat every {seconds:g}s[/]")
     return loop
@@ -112,19 +111,15 @@ def mcp(
     allow_remote: Annotated[
         bool, typer.Option("--allow-remote", help="HTTP: allow a non-loopback host (no auth!).")
     ] = False,
-    create: Annotated[
-        bool, typer.Option("--create", help="Create the mind if it does not exist.")
-    ] = False,
 ) -> None:
-    """Run the MCP server for one mind (needs the `mcp` extra). The mind must exist unless
-    --create: a typo is an error naming close minds, not a new empty mind."""
+    """Run the MCP server for one mind (needs the `mcp` extra)."""
     if transport not in ("stdio", "http"):
         _fail(ValueError("--transport must be 'stdio' or 'http'"))
     try:
         from .mcp import run
 
         kind: Literal["stdio", "http"] = "http" if transport == "http" else "stdio"
-        run(mind, transport=kind, host=host, port=port, allow_remote=allow_remote, create=create)
+        run(mind, transport=kind, host=host, port=port, allow_remote=allow_remote)
     except (ImportError, SalienceError) as e:
         _fail(e)
 

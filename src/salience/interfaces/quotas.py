@@ -15,16 +15,35 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import InvalidInput, ProviderUnavailable, SalienceError
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     import numpy as np
 
     from ..config import Config
     from ..embed.base import Embedder, EmbedderStatus
-    from .auth import ServerDB
+
+    class _Tenant(Protocol):
+        tier: str
+        monthly_quota: int | None
+
+    class ServerDB(Protocol):
+        """What quotas read and write of the server database (`interfaces.auth.ServerDB`);
+        a protocol, so quotas and auth do not import each other."""
+
+        def tenant(self, name: str) -> _Tenant: ...
+
+        def usage(self, tenant: str, when: datetime | None = None) -> int: ...
+
+        def add_usage(self, tenant: str, n: int, when: datetime | None = None) -> int: ...
+
+        def reserve_usage(
+            self, tenant: str, n: int, quota: int | None, when: datetime | None = None
+        ) -> tuple[int, int] | None: ...
 
 logger = logging.getLogger("salience.quota")
 

@@ -23,7 +23,7 @@ from ..clock import Clock, ensure_utc
 from ..errors import InvalidInput, NotFound
 from ..models import parse_enum
 from ..models.layers import AwarenessCategory, AwarenessItem, check_json_object, check_plain_text
-from .tokens import fit_lines
+from ..models.tokens import fit_lines
 
 if TYPE_CHECKING:
     from ..store.base import Store

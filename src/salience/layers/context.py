@@ -18,7 +18,7 @@
 
 Budgets: identity ≤ min(500, 30 % of the total); profile ≤ min(400, 15 %); self-awareness
 ≤ 25 %; memories get the rest (at least what the others left unused). Tokens are counted with
-`layers.tokens` (≈ chars / 4). Empty sections are left out. Output is deterministic for a
+`models.tokens` (≈ chars / 4). Empty sections are left out. Output is deterministic for a
 given state.
 """
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .. import __version__
 from ..agent.awareness import (
@@ -41,13 +41,37 @@ from ..agent.awareness import (
 from ..errors import InvalidInput
 from ..models import MemoryFilter, MemoryType, SearchHit
 from ..models.agent import ImprovementSignal
+from ..models.tokens import approx_tokens, fit_lines
 from .awareness import render_awareness
 from .identity import IDENTITY_BUDGET_TOKENS, render_identity
 from .profile import PROFILE_BUDGET_TOKENS, ProfileLayer, UserProfile, live_text, render_profile
-from .tokens import approx_tokens, fit_lines
 
 if TYPE_CHECKING:
-    from ..mind import Mind
+    from ..agent.signals import Signals
+    from ..store.base import Store
+    from .awareness import AwarenessLayer
+
+
+class ContextSource(Protocol):
+    """What `ContextBuilder` reads from a mind (the `Mind` facade is one); a protocol, so
+    the layers do not import the facade."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def profile(self) -> ProfileLayer: ...
+
+    @property
+    def awareness(self) -> AwarenessLayer: ...
+
+    @property
+    def signals(self) -> Signals: ...
+
+    def search(
+        self, query: str, *, limit: int = 10, flt: MemoryFilter | None = None
+    ) -> list[SearchHit]: ...
+
 
 DEFAULT_BUDGET_TOKENS = 2000
 MIN_BUDGET_TOKENS = 50
@@ -136,7 +160,7 @@ def render_hits(hits: list[SearchHit], budget_tokens: int) -> str:
 class ContextBuilder:
     """Builds `PromptContext`s for one mind, caching the identity section."""
 
-    def __init__(self, mind: Mind) -> None:
+    def __init__(self, mind: ContextSource) -> None:
         self._mind = mind
         self._identity_cache: tuple[datetime | None, int, str] | None = None
         self._profile_cache: tuple[tuple[str, int, frozenset[str]], str] | None = None
@@ -156,7 +180,7 @@ class ContextBuilder:
     def profile_section(self, budget_tokens: int) -> str:
         """`# About the User`; a revision never changes, so its id (with the attributes that
         went stale since) keys the cache."""
-        layer = ProfileLayer(self._mind)
+        layer = self._mind.profile
         m = layer.memory()
         p = UserProfile.from_memory(m) if m is not None else None
         if p is None:

@@ -19,16 +19,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..clock import Clock
 from ..errors import InvalidInput, NotFound
 from ..models.layers import IDENTITY_TEXT_FIELDS, Identity, check_json_object, check_plain_text
-from .tokens import fit_lines
+from ..models.tokens import fit_lines
 
 if TYPE_CHECKING:
-    from ..mind import Mind
+    from ..config import Config
+    from ..models import Memory
     from ..store.base import Store
+
+    class Mind(Protocol):
+        """What `mirror_identity` uses of a mind (the `Mind` facade is one)."""
+
+        @property
+        def config(self) -> Config: ...
+
+        @property
+        def store(self) -> Store: ...
+
+        def add(self, content: str, **fields: Any) -> str: ...
+
+        def get(self, memory_id: str) -> Memory: ...
+
+        def update(self, memory_id: str, **changes: Any) -> Memory: ...
 
 IDENTITY_BUDGET_TOKENS = 500
 IDENTITY_MEMORY_KEY = "identity_memory_id"

@@ -25,19 +25,22 @@ speaking about themselves.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..clock import format_ts, parse_ts
 from ..models import Importance, Memory, MemoryFilter, MemoryType, Source, validate_memory
+from ..models.tokens import fit_lines
 from ..store.ingest import IngestBatch, MindEvent
-from .tokens import fit_lines
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from ..config import Config
     from ..llm.brain import IdentityProfile
-    from ..mind import Mind
+    from ..store.base import Store
 
 PROFILE_MEMORY_KEY = "user_profile_memory_id"
 #: meta key: when the profile was last consolidated (memories created since are "new")
@@ -227,9 +230,20 @@ def same_profile(a: UserProfile, b: IdentityProfile) -> bool:
 class ProfileLayer:
     """get / history / to_context / write over the one live user-profile memory."""
 
-    def __init__(self, mind: Mind) -> None:
-        self._mind = mind
-        self._store = mind.store
+    def __init__(
+        self,
+        store: Store,
+        *,
+        config: Config,
+        embed: Callable[[Sequence[str]], np.ndarray],
+        history: Callable[[str], list[Memory]],
+    ) -> None:
+        """`embed` embeds passages (pinning the mind's embedder); `history` is the supersession
+        chain through a memory id (`IngestService.history`)."""
+        self._store = store
+        self._config = config
+        self._embed = embed
+        self._history = history
 
     def memory(self) -> Memory | None:
         """The live profile memory: the one meta points at, else the newest live memory
@@ -266,7 +280,7 @@ class ProfileLayer:
         m = self.memory()
         if m is None:
             return []
-        chain = self._mind.history(m.id)
+        chain = self._history(m.id)
         return [p for p in (UserProfile.from_memory(x) for x in chain) if p is not None]
 
     def stale(self, profile: UserProfile | None = None) -> set[str]:
@@ -310,7 +324,7 @@ class ProfileLayer:
         status = "unchanged"
         target = cur.memory_id if cur is not None else None
         if cur is None or not same_profile(cur, profile):
-            cfg = self._mind.config
+            cfg = self._config
             revision = (cur.revision if cur is not None else self._last_revision()) + 1
             previous_id = (
                 cur.memory_id if cur is not None else self._store.get_meta(PROFILE_MEMORY_KEY)
@@ -330,7 +344,7 @@ class ProfileLayer:
                     break
                 revision += 1
             batch.memories.append(rec)
-            batch.vectors = self._mind._embed_passages([rec.content])
+            batch.vectors = self._embed([rec.content])
             if cur_mem is not None and cur_mem.superseded_by is not None:
                 # superseded by something that is not a revision: the revision chain wins
                 self._store.update([cur_mem.copy(superseded_by=None, updated_at=now)])

@@ -11,14 +11,25 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..clock import ensure_utc
 from ..errors import InvalidInput
 from ..models import MemoryFilter, SearchHit
 
 if TYPE_CHECKING:
-    from ..mind import Mind
+    from ..store.base import Store
+
+    class Mind(Protocol):
+        """What `search_as_of` uses of a mind (the `Mind` facade is one)."""
+
+        @property
+        def store(self) -> Store: ...
+
+        def search(
+            self, query: str, *, limit: int = 10, flt: MemoryFilter | None = None,
+            feedback: bool = True,
+        ) -> list[SearchHit]: ...
 
 OVERFETCH = 4  # search this many times `limit` before dropping what was not visible yet
 

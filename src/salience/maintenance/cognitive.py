@@ -35,8 +35,16 @@ from ..store.maintenance import MaintenanceLogEntry
 from .triggers import Trigger, cluster_vectors, cognitive_trigger, reflection_groups
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import numpy as np
+
+    from ..clock import Clock
+    from ..config import Config
     from ..llm.brain import Brain
-    from ..mind import Mind
+    from ..store.base import Store
+
+    Embed = Callable[[Sequence[str]], np.ndarray]
 
 log = logging.getLogger(__name__)
 
@@ -72,15 +80,6 @@ class CognitiveReport:
         return d
 
 
-def _brain(mind: Mind) -> Brain:
-    brain = mind.__dict__.get("brain")
-    if brain is None:
-        from ..llm import make_brain
-
-        brain = mind.__dict__["brain"] = make_brain(mind.config)
-    return brain
-
-
 def _dedupe(names: list[str], limit: int = _MAX_ENTITIES) -> list[str]:
     seen: dict[str, str] = {}
     for n in names:
@@ -91,17 +90,34 @@ def _dedupe(names: list[str], limit: int = _MAX_ENTITIES) -> list[str]:
 
 
 class CognitiveEngine:
-    """Consolidation, episodic synthesis and reflection over one mind."""
+    """Consolidation, episodic synthesis and reflection over one mind.
 
-    def __init__(self, mind: Mind) -> None:
-        self.mind = mind
-        self.store = mind.store
-        self.cfg = mind.config
+    Built by the mind's wiring (`salience.wiring.MindServices`) from narrow dependencies: the
+    store, the config, the clock, the mind's one brain (whose every call is recorded in
+    `ai_interactions`), the passage embedder and the user-profile layer.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        config: Config,
+        clock: Clock,
+        brain: Brain,
+        embed: Embed,
+        profile: ProfileLayer,
+    ) -> None:
+        self.store = store
+        self.cfg = config
+        self.clock = clock
+        self.brain = brain
+        self._embed = embed
+        self.profile = profile
 
     # -- trigger ---------------------------------------------------------------------------
     def note_activity(self, when: datetime | None = None) -> None:
         """Record user activity (ends a lull)."""
-        self.store.set_meta(ACTIVITY_KEY, format_ts(when or self.mind.clock.now()) or "")
+        self.store.set_meta(ACTIVITY_KEY, format_ts(when or self.clock.now()) or "")
 
     def last_activity(self) -> datetime | None:
         """The latest of the recorded activity and the newest non-synthesised memory."""
@@ -150,7 +166,7 @@ class CognitiveEngine:
         shift = self.pending_shift()
         if shift is not None:
             return f"paradigm shift: {len(shift.get('memory_ids') or [])} core memories superseded"
-        stale = ProfileLayer(self.mind).stale()
+        stale = self.profile.stale()
         return f"user profile: {len(stale)} attributes lost their memories" if stale else None
 
     def pending_shift(self) -> dict[str, Any] | None:
@@ -195,10 +211,10 @@ class CognitiveEngine:
         """Rebuild the user profile from live memories (see the module docstring); returns
         "created", "updated", "unchanged" or "skipped" (nothing the user said to build one
         from). Never changes the identity row."""
-        return self._consolidate(now or self.mind.clock.now())[0]
+        return self._consolidate(now or self.clock.now())[0]
 
     def _consolidate(self, now: datetime) -> tuple[str, bool]:
-        layer = ProfileLayer(self.mind)
+        layer = self.profile
         cur = layer.get()
         flag_raw = self.store.get_meta(RECONSOLIDATE_KEY)
         shift = parse_shift(flag_raw)
@@ -222,7 +238,7 @@ class CognitiveEngine:
         clean = cur is not None and complete and shift is None
         previous = cur.as_brain_profile() if cur is not None and clean else None
         if statements:
-            profile = _brain(self.mind).consolidate(
+            profile = self.brain.consolidate(
                 statements, previous=previous, paradigm_shift=shift is not None
             )
         else:
@@ -330,7 +346,7 @@ class CognitiveEngine:
         clusters = cluster_vectors(
             np.stack([vecs[m.id] for m in window]),
             mind_threshold(  # calibrated to the mind's embedder (issue 14)
-                self.store, self.cfg, "episode_cluster_similarity", self.mind._embed_passages,
+                self.store, self.cfg, "episode_cluster_similarity", self._embed,
                 forms=text_forms(m.content for m in window),
             ),
         )
@@ -354,7 +370,7 @@ class CognitiveEngine:
         return new_ids, superseded
 
     def _write_episode(self, members: list[Memory], now: datetime) -> tuple[str, list[str]] | None:
-        brain = _brain(self.mind)
+        brain = self.brain
         ep = brain.synthesize_episode(members)
         text = ep.render()
         entities = _dedupe([*ep.entities, *brain.extract_entities(text)])
@@ -378,13 +394,13 @@ class CognitiveEngine:
                 merged = list(dict.fromkeys([*old.related_ids, *rec.related_ids]))
                 self.store.update([old.copy(related_ids=merged, updated_at=now)])
             return None
-        vec = self.mind._embed_passages([rec.content])
+        vec = self._embed([rec.content])
         near = self.store.search_vector(
             vec[0], limit=3, flt=MemoryFilter(memory_types=[MemoryType.EPISODE])
         )
         self.store.insert([rec], vec)
         dedup = mind_threshold(  # calibrated to the mind's embedder (issue 14)
-            self.store, self.cfg, "episode_dedup_distance", self.mind._embed_passages,
+            self.store, self.cfg, "episode_dedup_distance", self._embed,
             forms=text_forms([rec.content]),
         )
         olds = [c.id for c in near if 1.0 - c.score <= dedup and c.id != rec.id]
@@ -411,7 +427,7 @@ class CognitiveEngine:
         if not groups:
             return None
         chosen = [m for m in new if f"{m.source.value}/{m.memory_type.value}" in groups]
-        brain = _brain(self.mind)
+        brain = self.brain
         refl = brain.reflect(chosen)
         text = refl.render()
         sizes = ", ".join(f"{k} ({len(v)})" for k, v in groups.items())
@@ -427,7 +443,7 @@ class CognitiveEngine:
             now=now,
         )
         if self.store.find_by_hash(rec.content_hash) is None:
-            self.store.insert([rec], self.mind._embed_passages([rec.content]))
+            self.store.insert([rec], self._embed([rec.content]))
         self.store.set_meta(REFLECTION_KEY, format_ts(now) or "")
         return rec.id
 

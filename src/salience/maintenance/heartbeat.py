@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..clock import format_ts, parse_ts
 from ..store.maintenance import MaintenanceLogEntry
@@ -26,7 +26,27 @@ from .job import last_run as last_maintenance
 from .triggers import due
 
 if TYPE_CHECKING:
-    from ..mind import Mind
+    from ..ingest.items import DrainReport
+    from ..models import SearchHit
+    from ..protocols import MindView
+    from .cognitive import CognitiveEngine
+    from .job import MaintenanceReport
+
+    class Mind(MindView, Protocol):
+        """What a tick uses of a mind (the `Mind` facade is one)."""
+
+        @property
+        def cognitive(self) -> CognitiveEngine: ...
+
+        def drain_pending_triage(self, limit: int = 100) -> DrainReport: ...
+
+        def heartbeat_prefetch(self, task: str, *, limit: int = 3) -> list[SearchHit]: ...
+
+        def maintain(self, *, dry_run: bool = False) -> MaintenanceReport: ...
+
+        def __enter__(self) -> Mind: ...
+
+        def __exit__(self, *exc: object) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -156,9 +176,7 @@ def _steps(mind: Mind, force_maintenance: bool) -> list[tuple[str, Callable[[], 
         return StepResult("maintenance", "ok", mind.maintain().to_dict())
 
     def cognitive() -> StepResult:
-        from .cognitive import CognitiveEngine
-
-        engine = CognitiveEngine(mind)
+        engine = mind.cognitive
         trig = engine.trigger(mind.clock.now())
         if not trig.fire:
             return StepResult("cognitive", "skipped", trig.reason)
