@@ -130,8 +130,7 @@ class Config(BaseSettings):
 
     # -- recall ------------------------------------------------------------------------------
     search_preset: str = "relevance"  # static + live LoCoMo and the ranking suite (docs/benchmarks.md)
-    rrf_k: int = Field(default=60, ge=1)
-    candidate_pool: int = Field(default=50, ge=1)
+    # the RRF constant and the candidate pools are the preset's (`search.config.SearchConfig`)
 
     # -- maintenance (issue 7): decay, pruning, compaction, cognitive runs, heartbeat ----------
     decay_standard_rate: float = Field(
@@ -187,7 +186,6 @@ class Config(BaseSettings):
     reflection_every: int = Field(default=50, ge=1, description="New memories per reflection")
     reflection_min_group: int = Field(default=5, ge=1)
     reflection_salience: float = Field(default=9.0, ge=1, le=10)
-    heartbeat_interval_s: float = Field(default=300.0, gt=0)
     heartbeat_lease_s: float = Field(default=900.0, gt=0, description="A tick's DB lease expiry")
     heartbeat_drain_limit: int = Field(default=100, ge=1)
 
