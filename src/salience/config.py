@@ -29,6 +29,12 @@ class Config(BaseSettings):
     )
     backend: Literal["sqlite", "postgres"] = "sqlite"
     dsn: SecretStr | None = Field(default=None, description="PostgreSQL DSN (backend=postgres)")
+    server_db: Literal["auto", "sqlite", "postgres"] = Field(
+        default="auto",
+        description="Where the HTTP server keeps keys, tenants and quota counters: auto = "
+        "PostgreSQL (schema salience_server of `dsn`) with backend=postgres, else "
+        "<home>/server.db",
+    )
     sqlite_busy_timeout_ms: int = Field(default=10_000, ge=0)
     sqlite_vector_index: Literal["auto", "exact", "hnsw"] = Field(
         default="auto",

@@ -1,4 +1,6 @@
-"""API keys, the server's mind registry and tenants, stored in `<home>/server.db`.
+"""API keys, the server's mind registry and tenants, stored in the server database
+(`salience.store.server`: `<home>/server.db`, or the `salience_server` schema of PostgreSQL
+shared by every server process over it).
 
 A key is `sal_<key_id>_<secret>`: `key_id` (public, shown in listings) finds the row, and the
 SHA-256 of the whole key is compared with `hmac.compare_digest`. Only the hash is stored; the
@@ -13,24 +15,23 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import sqlite3
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..clock import Clock, SystemClock, format_ts
-from ..errors import ConflictError, InvalidInput, NotFound, SalienceError, StoreError
+from ..errors import ConflictError, InvalidInput, NotFound, SalienceError
 from ..store import check_mind_name
-from . import keys_sql as sql
+from ..store.server import SERVER_DB, ServerStore, SQLiteServerStore, Tx, open_server_store
+
+if TYPE_CHECKING:
+    from ..config import Config
 
 Scope = Literal["read", "write"]
 SCOPES: tuple[Scope, ...] = ("read", "write")
 KEY_PREFIX = "sal_"
-SERVER_DB = "server.db"
 
 
 class Unauthorized(SalienceError):
@@ -122,57 +123,36 @@ def _check_tenant(name: str) -> str:
 
 
 class ServerDB:
-    """The server database: keys, minds, tenants and embedding usage. Thread-safe."""
+    """The server database: keys, minds, tenants and embedding usage. Thread-safe; on
+    PostgreSQL shared by every server process over the same database."""
 
-    def __init__(self, path: str | Path, *, clock: Clock | None = None) -> None:
-        self.path = Path(path)
+    def __init__(self, store: ServerStore | str | Path, *, clock: Clock | None = None) -> None:
+        """`store`: an open `ServerStore`, or the path of an SQLite server database."""
+        self.store: ServerStore = (
+            SQLiteServerStore(store) if isinstance(store, str | Path) else store
+        )
         self.clock: Clock = clock or SystemClock()
-        self._lock = threading.RLock()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(
-                str(self.path), isolation_level=None, check_same_thread=False
-            )
-            self._db.execute(sql.BUSY_TIMEOUT.format(ms=10_000))
-            for p in sql.PRAGMAS:
-                self._db.execute(p)
-            self._migrate()
-        except (OSError, sqlite3.Error) as e:
-            raise StoreError(f"cannot open server database {self.path}: {e}") from e
 
     @classmethod
     def at_home(cls, home: Path, *, clock: Clock | None = None) -> ServerDB:
-        """The server database of a data directory: `<home>/server.db`."""
+        """The SQLite server database of a data directory: `<home>/server.db`."""
         return cls(Path(home) / SERVER_DB, clock=clock)
 
+    @classmethod
+    def for_config(cls, config: Config, *, clock: Clock | None = None) -> ServerDB:
+        """The server database `config` selects (`store.server.open_server_store`)."""
+        return cls(open_server_store(config), clock=clock)
+
+    @property
+    def path(self) -> Path | None:
+        """The SQLite file (None on PostgreSQL)."""
+        return getattr(self.store, "path", None)
+
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self.store.close()
 
     def _now(self) -> str:
         return format_ts(self.clock.now())
-
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-
-    def _migrate(self) -> None:
-        self._db.execute(sql.CREATE_MIGRATIONS)
-        done = {r[0] for r in self._db.execute(sql.APPLIED_MIGRATIONS)}
-        for name, statements in sql.MIGRATIONS:
-            if name in done:
-                continue
-            with self._tx() as db:
-                for stmt in statements:
-                    db.execute(stmt)
-                db.execute(sql.RECORD_MIGRATION, (name, self._now()))
 
     # -- tenants -------------------------------------------------------------------------------
     def set_tenant(self, name: str, tier: str, monthly_quota: int | None = None) -> Tenant:
@@ -182,41 +162,39 @@ class ServerDB:
         get_tier(tier)
         if monthly_quota is not None and monthly_quota < 0:
             raise InvalidInput("monthly_quota must be >= 0")
-        with self._tx() as db:
-            db.execute(sql.UPSERT_TENANT, (_check_tenant(name), tier, monthly_quota, self._now()))
+        with self.store.tx() as tx:
+            tx.run("UPSERT_TENANT", (_check_tenant(name), tier, monthly_quota, self._now()))
         return self.tenant(name)
 
-    def _ensure_tenant(self, db: sqlite3.Connection, name: str) -> None:
+    def _ensure_tenant(self, tx: Tx, name: str) -> None:
         from .quotas import DEFAULT_TIER
 
-        db.execute(sql.INSERT_TENANT_IF_ABSENT, (_check_tenant(name), DEFAULT_TIER, self._now()))
+        tx.run("INSERT_TENANT_IF_ABSENT", (_check_tenant(name), DEFAULT_TIER, self._now()))
 
     def tenant(self, name: str) -> Tenant:
         """A tenant by name. Raises `NotFound`."""
-        with self._lock:
-            row = self._db.execute(sql.GET_TENANT, (name,)).fetchone()
+        row = self.store.run("GET_TENANT", (name,)).one()
         if row is None:
             raise NotFound(f"tenant {name!r} not found")
         return Tenant(*row)
 
     def tenants(self) -> list[Tenant]:
-        with self._lock:
-            return [Tenant(*r) for r in self._db.execute(sql.LIST_TENANTS)]
+        return [Tenant(*r) for r in self.store.run("LIST_TENANTS").rows]
 
     # -- minds ---------------------------------------------------------------------------------
     def register_mind(self, name: str, tenant: str | None = None) -> MindEntry:
         """Record that `name` belongs to `tenant` (None: no tenant). Idempotent for the same
         owner; raises `ConflictError` if another owner (or no-tenant) already holds the name."""
         check_mind_name(name)
-        with self._tx() as db:
-            row = db.execute(sql.GET_MIND, (name,)).fetchone()
+        with self.store.tx() as tx:
+            row = tx.run("GET_MIND", (name,)).one()
             if row is not None:
                 if row[1] != tenant:
                     raise ConflictError(f"mind name {name!r} is already taken")
                 return MindEntry(*row)
             if tenant is not None:
-                self._ensure_tenant(db, tenant)
-            db.execute(sql.INSERT_MIND, (name, tenant, self._now()))
+                self._ensure_tenant(tx, tenant)
+            tx.run("INSERT_MIND", (name, tenant, self._now()))
         return self.mind(name)
 
     def create_mind(
@@ -258,33 +236,30 @@ class ServerDB:
         """Forget mind `name` (after it was dropped): its registry entry goes, so the name is
         free again, and so does every key bound to it (revoked or not), so no old key reaches
         a new mind of that name. Returns how many keys were deleted. Idempotent."""
-        with self._tx() as db:
-            gone = db.execute(sql.DELETE_MIND_KEYS, (name,)).rowcount
-            db.execute(sql.DELETE_MIND, (name,))
+        with self.store.tx() as tx:
+            gone = tx.run("DELETE_MIND_KEYS", (name,)).rowcount
+            tx.run("DELETE_MIND", (name,))
         return gone
 
     def mind(self, name: str) -> MindEntry:
         """A registered mind. Raises `NotFound`."""
-        with self._lock:
-            row = self._db.execute(sql.GET_MIND, (name,)).fetchone()
+        row = self.store.run("GET_MIND", (name,)).one()
         if row is None:
             raise NotFound(f"mind {name!r} is not registered on this server")
         return MindEntry(*row)
 
     def find_mind(self, name: str) -> MindEntry | None:
-        with self._lock:
-            row = self._db.execute(sql.GET_MIND, (name,)).fetchone()
+        row = self.store.run("GET_MIND", (name,)).one()
         return MindEntry(*row) if row is not None else None
 
     def minds(self, tenant: str | None = None) -> list[MindEntry]:
         """Registered minds: all of them, or those of one tenant."""
-        with self._lock:
-            rows = (
-                self._db.execute(sql.LIST_MINDS)
-                if tenant is None
-                else self._db.execute(sql.LIST_TENANT_MINDS, (tenant,))
-            )
-            return [MindEntry(*r) for r in rows]
+        res = (
+            self.store.run("LIST_MINDS")
+            if tenant is None
+            else self.store.run("LIST_TENANT_MINDS", (tenant,))
+        )
+        return [MindEntry(*r) for r in res.rows]
 
     # -- keys ----------------------------------------------------------------------------------
     def create_key(
@@ -305,35 +280,30 @@ class ServerDB:
             raise InvalidInput("a key needs a mind, a tenant, or both")
         if tenant is not None:
             _check_tenant(tenant)
-            with self._tx() as db:
-                self._ensure_tenant(db, tenant)
+            with self.store.tx() as tx:
+                self._ensure_tenant(tx, tenant)
         if mind is not None:
             self.register_mind(mind, tenant)
         key_id = secrets.token_hex(6)
         key = f"{KEY_PREFIX}{key_id}_{secrets.token_urlsafe(32)}"
-        with self._tx() as db:
-            db.execute(
-                sql.INSERT_KEY,
-                (key_id, hash_key(key), mind, tenant, scope, label, self._now()),
-            )
+        with self.store.tx() as tx:
+            tx.run("INSERT_KEY", (key_id, hash_key(key), mind, tenant, scope, label, self._now()))
         return key, self.key(key_id)
 
     def key(self, key_id: str) -> ApiKey:
         """A stored key by its public id. Raises `NotFound`."""
-        with self._lock:
-            row = self._db.execute(sql.GET_KEY, (key_id,)).fetchone()
+        row = self.store.run("GET_KEY", (key_id,)).one()
         if row is None:
             raise NotFound(f"API key {key_id!r} not found")
         return ApiKey(row[0], *row[2:])
 
     def keys(self) -> list[ApiKey]:
-        with self._lock:
-            return [ApiKey(r[0], *r[2:]) for r in self._db.execute(sql.LIST_KEYS)]
+        return [ApiKey(r[0], *r[2:]) for r in self.store.run("LIST_KEYS").rows]
 
     def revoke_key(self, key_id: str) -> None:
         """Revoke a key. Raises `NotFound` if no active key has this id."""
-        with self._tx() as db:
-            if db.execute(sql.REVOKE_KEY, (self._now(), key_id)).rowcount == 0:
+        with self.store.tx() as tx:
+            if tx.run("REVOKE_KEY", (self._now(), key_id)).rowcount == 0:
                 raise NotFound(f"no active API key {key_id!r}")
 
     def authenticate(self, key: str | None) -> Principal:
@@ -344,8 +314,7 @@ class ServerDB:
         parts = key.split("_", 2)
         if len(parts) != 3 or f"{parts[0]}_" != KEY_PREFIX:
             raise Unauthorized("invalid API key")
-        with self._lock:
-            row = self._db.execute(sql.GET_KEY, (parts[1],)).fetchone()
+        row = self.store.run("GET_KEY", (parts[1],)).one()
         # compare even when the id is unknown, so timing does not reveal which ids exist
         stored = row[1] if row is not None else "0" * 64
         if not hmac.compare_digest(stored, hash_key(key)) or row is None or row[7] is not None:
@@ -371,35 +340,32 @@ class ServerDB:
     # -- usage ---------------------------------------------------------------------------------
     def usage(self, tenant: str, when: datetime | None = None) -> int:
         """Embedded texts counted for `tenant` in the month of `when` (default: now)."""
-        with self._lock:
-            row = self._db.execute(
-                sql.GET_USAGE, (tenant, _month(when or self.clock.now()))
-            ).fetchone()
+        row = self.store.run("GET_USAGE", (tenant, _month(when or self.clock.now()))).one()
         return int(row[0]) if row else 0
 
     def add_usage(self, tenant: str, n: int, when: datetime | None = None) -> int:
         """Add `n` embedded texts to this month's count; returns the new count."""
-        with self._tx() as db:
-            row = db.execute(
-                sql.ADD_USAGE, (tenant, _month(when or self.clock.now()), n)
-            ).fetchone()
-        return int(row[0])
+        with self.store.tx() as tx:
+            row = tx.run("ADD_USAGE", (tenant, _month(when or self.clock.now()), n)).one()
+        return int(row[0]) if row else 0
 
 
     def reserve_usage(
         self, tenant: str, n: int, quota: int | None, when: datetime | None = None
     ) -> tuple[int, int] | None:
         """Atomically add `n` to this month's count if it stays within `quota` (None:
-        unlimited): one `BEGIN IMMEDIATE` transaction, so concurrent requests (threads or
-        processes) never both pass the check. Returns (count before, count after), or None
+        unlimited): one exclusive write transaction (SQLite `BEGIN IMMEDIATE`, PostgreSQL an
+        advisory lock), so concurrent requests (threads, processes, servers) never both pass
+        the check. Returns (count before, count after), or None
         (nothing recorded) when `n` more would exceed the quota."""
         month = _month(when or self.clock.now())
-        with self._tx() as db:
-            row = db.execute(sql.GET_USAGE, (tenant, month)).fetchone()
+        with self.store.tx() as tx:
+            row = tx.run("GET_USAGE", (tenant, month)).one()
             before = int(row[0]) if row else 0
             if quota is not None and before + n > quota:
                 return None
-            after = int(db.execute(sql.ADD_USAGE, (tenant, month, n)).fetchone()[0])
+            added = tx.run("ADD_USAGE", (tenant, month, n)).one()
+            after = int(added[0]) if added else before + n
         return before, after
 
 

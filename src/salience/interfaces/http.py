@@ -89,11 +89,12 @@ def create_app(
         config: settings (data directory, backend, embedder); `Config()` by default.
         insecure_local: serve without API keys (only for a server bound to 127.0.0.1).
         max_body_bytes: request bodies over this size are refused with 413 before parsing.
-        server_db: the key/tenant database; `<config.home>/server.db` by default.
+        server_db: the key/tenant database; `ServerDB.for_config(config)` by default
+            (`<home>/server.db`, or PostgreSQL shared by every replica with backend=postgres).
         clock: time source of the server database (quota months).
     """
     config = config or Config()
-    db = server_db or ServerDB.at_home(config.home, clock=clock)
+    db = server_db or ServerDB.for_config(config, clock=clock)
     pool = MindPool(config, db)
 
     @asynccontextmanager
