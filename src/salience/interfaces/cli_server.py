@@ -23,7 +23,7 @@ keys_app = typer.Typer(help="API keys and tenants of the HTTP server.", no_args_
 def _db() -> Any:
     from .auth import ServerDB
 
-    return ServerDB.at_home(config_for().home)
+    return ServerDB.for_config(config_for())
 
 
 
