@@ -193,7 +193,7 @@ class Recall:
         if cfg.slot_first:
             ranked = slot_first(query, ranked, memories, window=SLOT_FIRST_WINDOW)
         if cfg.update_first and not about_past(query):
-            ranked = self._update_first(ranked, memories, window=SLOT_FIRST_WINDOW)
+            ranked = self._update_first(query, ranked, memories, window=SLOT_FIRST_WINDOW)
         if cfg.rerank and is_llm(self.brain):
             ranked = self._rerank(query, ranked, memories)
         return [
@@ -202,7 +202,7 @@ class Recall:
         ]
 
     def _update_first(
-        self, ranked: list[R.Ranked], memories: Mapping[str, Memory], *, window: int
+        self, query: str, ranked: list[R.Ranked], memories: Mapping[str, Memory], *, window: int
     ) -> list[R.Ranked]:
         """`update_first` with the candidates' stored vectors and the mind's calibrated
         contradiction gate (read only when some candidate announces a change)."""
@@ -219,8 +219,7 @@ class Recall:
             va, vb = vecs.get(a.id), vecs.get(b.id)
             return float(va @ vb) if va is not None and vb is not None else None
 
-        return update_first(ranked, memories, similarity, gate, window=window,
-                            loose_gate=loosest_update_gate(self.store))
+        return update_first(query, ranked, memories, similarity, gate, window=window)
 
     def _agent_first(
         self, query: str, ranked: list[R.Ranked], memories: dict[str, Memory]
@@ -575,27 +574,14 @@ def update_gate(store: Any) -> Callable[[Memory, Memory], float]:
     return gate
 
 
-def loosest_update_gate(store: Any) -> float:
-    """The loosest of the mind's calibrated contradiction gates over every pair of forms, as a
-    cosine similarity (design A's before any calibration)."""
-    from ..embed.calibration import DESIGN_A, known, stored
-
-    info = store.embedding_info()
-    cal = stored(store) or (known(info) if info is not None else None)
-    got = cal.thresholds.get("contradiction_distance") if cal else None
-    if got is None:
-        return 1.0 - DESIGN_A["contradiction_distance"]
-    return 1.0 - max([got.value, *got.by_form.values()])
-
-
 def update_first(
+    query: str,
     ranked: list[R.Ranked],
     memories: Mapping[str, Memory],
     similarity: Callable[[Memory, Memory], float | None],
     gate: Callable[[Memory, Memory], float],
     *,
     window: int,
-    loose_gate: float | None = None,
 ) -> list[R.Ranked]:
     """Within the top `window`, a newer memory that announces a change on an older
     candidate's topic (`slots.updates_above`: "gave up guitar tbh, doing piano lessons now"
@@ -606,8 +592,7 @@ def update_first(
     from .slots import OLDER, UPDATE, updates_above
 
     head, tail = list(ranked[:window]), list(ranked[window:])
-    above = updates_above([memories[i] for i, _, _ in head], similarity, gate,
-                          loose_gate=loose_gate)
+    above = updates_above([memories[i] for i, _, _ in head], similarity, gate, query=query)
     if not above:
         return ranked
     for _ in range(len(head)):  # a memory only ever moves above an older one: this ends

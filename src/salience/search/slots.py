@@ -257,27 +257,45 @@ def newest_first(hits: Sequence[SearchHit], stale: Mapping[str, str]) -> list[Se
 #: candidate's topic, and that older candidate (a hint, not a proven contradiction: `stale`)
 UPDATE = "announces_update"
 OLDER = "older_on_topic"
-#: shared words shorter than this say nothing about a topic ("day", "got", "new")
-_TOPIC_WORD_MIN = 4
+#: shared words shorter than this say nothing about a topic ("go", "up")
+_TOPIC_WORD_MIN = 3
 
 
 def _said(memory: Memory) -> str:
     """What the memory's people say: no assistant lines, no email headers."""
     from ..llm.heuristic.discourse import segments
 
-    return " ".join(seg.text for seg in segments(statement_text(memory))).lower()
+    return " ".join(seg.text for seg in segments(statement_text(memory)))
+
+
+_NAME_RE = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w'’-]+)")
 
 
 def topic_words(memory: Memory) -> frozenset[str]:
     """The stemmed content words of what the memory's people say (no assistant lines, no
-    stop words, no weekday, month or number): what two statements on one topic share."""
+    stop words, no weekday, month or number, no word of a change announcement such as
+    "switched" or "now"): what two statements on one topic share."""
+    from ..llm.heuristic.discourse import update_words
     from ..llm.heuristic.lexicon import MONTHS, STOPWORDS, WEEKDAYS
 
+    said = _said(memory)
+    skip = update_words(said)
     return frozenset(
-        stem(w) for w in words(_said(memory))
+        stem(w) for w in words(said.lower())
         if len(w) >= _TOPIC_WORD_MIN and w not in STOPWORDS and w not in WEEKDAYS
-        and w not in MONTHS and not any(ch.isdigit() for ch in w)
+        and w not in MONTHS and w not in skip and not any(ch.isdigit() for ch in w)
     )
+
+
+def names_said(memory: Memory) -> frozenset[str]:
+    """The stemmed words a memory's statement capitalises inside a sentence: names ("Pepper",
+    "Lukas", "Notion"), not a sentence's first word."""
+    out: set[str] = set()
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", _said(memory)):
+        for w in words(sentence)[1:]:
+            if w[:1].isupper() and w.lower() != "i":
+                out.add(stem(w.lower()))
+    return frozenset(out)
 
 
 #: the stemmed words of `_SLOT_WORDS`: sharing only these ("live", "work") says two
@@ -297,67 +315,64 @@ def updates_above(
     similarity: Callable[[Memory, Memory], float | None],
     gate: Callable[[Memory, Memory], float],
     *,
-    loose_gate: float | None = None,
+    query: str | None = None,
 ) -> dict[str, str]:
     """{id of an older memory: id of the newest memory among `memories` stated after it that
     announces a change (`announces_update`) on its topic}.
 
-    Two memories are on one topic when
-    - their embeddings are at least as close as the mind's calibrated contradiction gate says
-      an update and the statement it replaces are (`similarity(a, b) >= gate(a, b)`), or
-    - they share a content word (`topic_words`: "climbing", "Pepper", "rent"), or
-    - each is the other's nearest neighbour among `memories` and they are closer than
-      `loose_gate` (the gate of the loosest pair of forms): of everything retrieved, these
-      two are the most alike;
-    and, unless they share more than a slot's usual words ("live", "work"), they do not
-    name different people by relation ("my sister lives …" / "my brother now lives …").
-    No claim is parsed: this holds for phrasings the claims engine does not read
-    ("relocated to edinbrugh last month", "lukas and i are done")."""
+    Two statements on one topic name it: they must share a content word (`topic_words`; a
+    change word such as "switched" or "now" says nothing about the topic). They are on one
+    topic when
+    - a shared word is what the question asks about ("climbing") or a name one of them
+      writes ("Pepper", "Lukas") — a shared slot word alone ("live", "work") is not, or
+    - they do not name different people by relation ("my sister lives …" / "my brother now
+      lives …") and a shared word is in the question, or their embeddings are at least as
+      close as the mind's calibrated contradiction gate says an update and the statement it
+      replaces are (`similarity(a, b) >= gate(a, b)`).
+    No claim is parsed: this holds for phrasings the claims engine does not read ("gave up
+    guitar tbh, doing piano lessons now", "lukas and i are done"). Closeness alone is not
+    enough: e5 puts "Our home Wi-Fi network is called Fjordnet." and "I switched my electricity
+    provider to Fjordkraft in March." inside its gate (0.907)."""
     from ..llm.heuristic.discourse import announces_update
 
-    timed = [(m, stated_at(m)) for m in memories if stated_at(m) is not None]
+    timed = [(m, stated_at(m)) for m in memories
+             if stated_at(m) is not None and m.memory_type is not MemoryType.IDENTITY]
     news = [(m, t) for m, t in timed if announces_update(statement_text(m))]
     if not news:
         return {}
     news.sort(key=lambda it: it[1], reverse=True)  # type: ignore[arg-type, return-value]
-    nearest = _nearest(memories, similarity) if loose_gate is not None else {}
+    asked = {stem(w) for w in words(query.lower())} if query is not None else set()
     out: dict[str, str] = {}
     for old, t_old in timed:
         for new, t_new in news:  # newest first
             if not t_new > t_old:  # type: ignore[operator]
                 break
-            shared = topic_words(old) & topic_words(new)
-            if shared - _SLOT_STEMS:  # a name or a thing both mention: one topic
-                out[old.id] = new.id
-                break
-            rel_old, rel_new = relations_named(old), relations_named(new)
-            if rel_old and rel_new and not rel_old & rel_new:
-                continue  # "my sister lives …" / "my brother now lives …": two people
-            sim = similarity(old, new)
-            mutual = nearest.get(old.id) == new.id and nearest.get(new.id) == old.id
-            if shared or (sim is not None and (sim >= gate(old, new) or (
-                    mutual and loose_gate is not None and sim >= loose_gate))):
+            if same_topic(old, new, asked, similarity, gate):
                 out[old.id] = new.id
                 break
     return out
 
 
-def _nearest(
-    memories: Sequence[Memory], similarity: Callable[[Memory, Memory], float | None]
-) -> dict[str, str]:
-    """{id: id of its most similar other memory among `memories`}."""
-    out: dict[str, str] = {}
-    for a in memories:
-        best: tuple[float, str] | None = None
-        for b in memories:
-            if b.id == a.id:
-                continue
-            sim = similarity(a, b)
-            if sim is not None and (best is None or sim > best[0]):
-                best = (sim, b.id)
-        if best is not None:
-            out[a.id] = best[1]
-    return out
+def same_topic(
+    old: Memory,
+    new: Memory,
+    asked: set[str] | frozenset[str],
+    similarity: Callable[[Memory, Memory], float | None],
+    gate: Callable[[Memory, Memory], float],
+) -> bool:
+    """The topic test of `updates_above` for one pair (`asked`: the question's stemmed words)."""
+    shared = topic_words(old) & topic_words(new)
+    if not shared:
+        return False
+    if (shared - _SLOT_STEMS) & (asked | names_said(old) | names_said(new)):
+        return True
+    rel_old, rel_new = relations_named(old), relations_named(new)
+    if rel_old and rel_new and not rel_old & rel_new:
+        return False
+    if shared & asked:
+        return True
+    sim = similarity(old, new)
+    return sim is not None and sim >= gate(old, new)
 
 
 __all__ = [
@@ -365,9 +380,11 @@ __all__ = [
     "STALE",
     "UPDATE",
     "answers_slot",
+    "names_said",
     "newest_first",
     "question_slots",
     "relations_named",
+    "same_topic",
     "slot_answers",
     "slot_first",
     "slot_order",

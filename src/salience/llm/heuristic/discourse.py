@@ -298,7 +298,7 @@ def sentences(text: str) -> list[str]:
 _UPDATE_RE = re.compile(
     r"\b(?:now|anymore|any more|no longer|no more|nowadays|these days|from now on|as of|"
     r"instead|after all|rather than|not any ?more|"
-    r"switch(?:ed|ing)?|chang(?:ed|ing)|changed (?:my|our|their|his|her) minds?|"
+    r"switched|switching (?:to|from|over)|changed|changed (?:my|our|their|his|her) minds?|"
     r"moved|moving (?:to|in|out|into|back|off|on|house|away|over)|relocat(?:ed|ing)|"
     r"left (?:for|the|my|our)|quit|resign(?:ed|ing)|retir(?:ed|ing)|laid off|let go|"
     r"gave up|given up|giving up|stopped|quitting|broke up|broken up|split(?: up)?|"
@@ -315,6 +315,12 @@ _UPDATE_RE = re.compile(
     r"sold|starting (?:next|from|on|in|this)|from (?:next|this) (?:week|month|year))\b",
     re.IGNORECASE,
 )
+
+
+def update_words(text: str) -> frozenset[str]:
+    """The lower-cased words of `text` that are part of a change announcement (`_UPDATE_RE`):
+    "switched", "now" say that something changed, not what it is about."""
+    return frozenset(w.lower() for m in _UPDATE_RE.finditer(text) for w in m.group(0).split())
 
 
 def announces_update(text: str) -> bool:
