@@ -139,13 +139,14 @@ def test_store_imports_only_models():
 
 
 #: What `interfaces/` may import: the facade (`Mind`, `AsyncMind`, config, errors, records,
-#: the minds catalog, the heartbeat loop, export/restore) and the public sub-APIs the facade
+#: the minds catalog, the server database, the heartbeat loop, export/restore) and the public sub-APIs the facade
 #: hands out (graph, agent records, embedders, importers). Never a store backend, the
 #: relational core, a model client or the recall/ingest machinery behind the facade.
 _INTERFACE_ALLOWED = (
     "salience", "salience.mind", "salience.aio", "salience.config", "salience.errors",
     "salience.clock", "salience.transfer", "salience.demo", "salience.store",
-    "salience.store.catalog", "salience.maintenance.heartbeat", "salience.ingest.service",
+    "salience.store.catalog", "salience.store.server", "salience.maintenance.heartbeat",
+    "salience.ingest.service",
     "salience.ingest.sniff", "salience.search.feedback",
 )
 _INTERFACE_ALLOWED_PACKAGES = (
