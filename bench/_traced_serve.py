@@ -1,8 +1,8 @@
 """`salience serve` under tracemalloc, for `bench/soak.py --trace DIR` (issue 17: what grows).
 
-Each SIGUSR1 appends to `DIR/trace.txt`: the traced total, the sizes of the process-wide
-caches (claims, hash-embedder buckets), and the 25 source lines whose allocations grew most
-since the first signal. Slower than a plain server (tracemalloc costs ~2x); the figures in
+Each SIGUSR1 appends to `DIR/trace.txt`: the traced Python heap, the sizes of the
+process-wide caches (claims, hash-embedder buckets), and optionally the 25 source lines whose
+allocations grew most since the first signal. Slower than a plain server (tracemalloc costs ~2x); the figures in
 docs/reliability.md come from untraced runs.
 """
 
@@ -18,6 +18,17 @@ OUT = Path(os.environ["SALIENCE_SOAK_TRACE_DIR"])
 _first: list[tracemalloc.Snapshot] = []
 
 
+def sqlite_heap_mb() -> float:
+    """`sqlite3_memory_used()`: SQLite's own heap (page caches, statements, schema) in this
+    process, which tracemalloc does not see."""
+    import _sqlite3
+    import ctypes
+
+    used = ctypes.CDLL(_sqlite3.__file__).sqlite3_memory_used
+    used.restype = ctypes.c_int64
+    return int(used()) / 2**20
+
+
 def cache_sizes() -> str:
     """`cache_info()` of the process-wide LRU caches a server fills."""
     from salience.embed import hash as hash_embed
@@ -31,16 +42,21 @@ def cache_sizes() -> str:
 
 
 def dump(_signum: int, _frame: object) -> None:
-    snap = tracemalloc.take_snapshot().filter_traces(
-        [tracemalloc.Filter(False, tracemalloc.__file__)]
-    )
-    total = sum(s.size for s in snap.statistics("filename")) / 2**20
-    lines = [f"== traced {total:.1f} MB; caches: {cache_sizes()}"]
-    if not _first:
-        _first.append(snap)
-    else:
-        for stat in snap.compare_to(_first[0], "lineno")[:25]:
-            lines.append(f"{stat.size_diff / 2**20:+8.2f} MB {stat.count_diff:+8d}  {stat.traceback[0]}")
+    """One line: Python-heap bytes traced now (numpy arrays included; SQLite's own page cache
+    and statements are not: RSS growth beyond this is native), the caches' fill, and with
+    `SALIENCE_SOAK_TRACE_TOP=1` the source lines that grew most (slow: a snapshot stalls the
+    server for seconds)."""
+    current, peak = tracemalloc.get_traced_memory()
+    lines = [f"== traced {current / 2**20:.1f} MB (peak {peak / 2**20:.1f}), SQLite heap "
+             f"{sqlite_heap_mb():.1f} MB; caches: {cache_sizes()}"]
+    if os.environ.get("SALIENCE_SOAK_TRACE_TOP") == "1":
+        snap = tracemalloc.take_snapshot()
+        if not _first:
+            _first.append(snap)
+        else:
+            for stat in snap.compare_to(_first[0], "lineno")[:25]:
+                lines.append(f"{stat.size_diff / 2**20:+8.2f} MB {stat.count_diff:+8d}  "
+                             f"{stat.traceback[0]}")
     with (OUT / "trace.txt").open("a") as f:
         f.write("\n".join(lines) + "\n")
 

@@ -299,20 +299,22 @@ def main() -> None:
         print(f"soak: backend {args.backend}, {args.minutes:g} min, {args.tenants} tenants, "
               f"{args.workers} workers, embedder {args.embedder}, {os.cpu_count()} cores, "
               f"steady {args.steady or 'off'}")
-        print("| sample (s) | requests | p95 ms | 5xx | RSS MB | open fds | memories | load avg |")
+        print("| elapsed (s) | requests | p95 ms | 5xx | RSS MB | open fds | memories | load avg |")
         print("|---:|---:|---:|---:|---:|---:|---:|---:|")
         rows = []
-        minute = 0
+        start = time.monotonic()
+        tick = 0
         while any(t.is_alive() for t in threads):
-            time.sleep(min(args.sample_s, max(0.1, s.deadline - time.monotonic() + 0.5)))
-            minute += 1
+            tick += 1  # sample on a fixed clock: the stats calls below take time of their own
+            wake = min(start + tick * args.sample_s, s.deadline + 0.5)
+            time.sleep(max(0.1, wake - time.monotonic()))
             w = s.take_window()
             rss, fds = proc_stats(server.pid)
             if args.trace is not None:
                 server.send_signal(signal.SIGUSR1)
             five = sum(n for code, n in w.status.items() if code >= 500)
             rows.append((len(w.latencies), p95(w.latencies), five, rss, fds))
-            print(f"| {minute * args.sample_s:.0f} | {len(w.latencies)} | {p95(w.latencies):.0f} | {five} | "
+            print(f"| {time.monotonic() - start:.0f} | {len(w.latencies)} | {p95(w.latencies):.0f} | {five} | "
                   f"{rss:.0f} | {fds} | {memory_count(base, keys, minds)} | {load_average()} |",
                   flush=True)
         for t in threads:
