@@ -145,3 +145,11 @@ def test_chunks_respect_the_parameter_budget(dialect):
         chunks = list(dialect.chunks(values, uses))
         assert [v for c in chunks for v in c] == values[:-1]  # duplicates removed, order kept
         assert max(len(c) for c in chunks) * uses <= dialect.max_params
+
+
+def test_get_many_beyond_65535_ids(store):
+    """More ids than PostgreSQL's 65,535 bind parameters (and any single array should hold)."""
+    mems = [_mem(i) for i in range(3)]
+    store.insert(mems)
+    ids = [mems[0].id, *(f"unknown-{i}" for i in range(70_000)), mems[2].id, mems[1].id]
+    assert [m.id for m in store.get_many(ids)] == [mems[0].id, mems[2].id, mems[1].id]

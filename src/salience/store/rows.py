@@ -1,8 +1,9 @@
 """Decoding a stored memory row into a `Memory` — shared by every backend.
 
-Both backends select the memory columns in the same order (`pk` first, then the fields listed
-in `MEMORY_FIELDS`); they differ only in how timestamps, lists and the metadata object come
-back from their driver, so each passes its own decoders.
+Both backends select the memory columns in the same order (`pk` first, then `MEMORY_FIELDS`,
+derived from the one column spec in `relational/columns.py`); they differ only in how
+timestamps, lists and the metadata object come back from their driver, so each passes its own
+decoders.
 """
 
 from __future__ import annotations
@@ -15,16 +16,9 @@ from typing import Any
 
 from ..checks import YEAR_MAX, YEAR_MIN, json_depth_ok
 from ..models import FrameType, Importance, Memory, MemoryType, Source
+from .relational.columns import MEMORY_FIELDS
 
 log = logging.getLogger(__name__)
-
-MEMORY_FIELDS = (
-    "id", "content", "summary", "memory_type", "importance", "source", "salience",
-    "confidence", "usefulness", "retrieval_count", "last_retrieved_at", "tags", "entities",
-    "superseded_by", "related_ids", "parent_id", "chunk_index", "session_id", "t",
-    "frame_type", "base_frame_id", "pinned", "occurred_at", "metadata", "content_hash",
-    "created_at", "updated_at",
-)
 
 
 def memory_from_row(

@@ -203,13 +203,6 @@ VECTORS_BY_IDS = (
     "WHERE id = ANY(%s::text[]) AND embedding IS NOT NULL"
 )
 
-ORDERS = {
-    "created_desc": "m.created_at DESC, m.pk DESC",
-    "created_asc": "m.created_at ASC, m.pk ASC",
-    "salience_desc": "m.salience DESC, m.pk DESC",
-    "occurred_desc": "coalesce(m.occurred_at, m.created_at) DESC, m.pk DESC",
-    "occurred_asc": "coalesce(m.occurred_at, m.created_at) ASC, m.pk ASC",
-}
 
 # Filter fragments (MemoryFilter → WHERE), combined by `filter_clause` in store.py. An empty
 # list matches nothing, as in SQLite.

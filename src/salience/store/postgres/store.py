@@ -43,7 +43,7 @@ from psycopg.types.json import Json
 from psycopg_pool import PoolTimeout
 
 from ...clock import ensure_utc
-from ...errors import EmbedderMismatch, InvalidInput, NotFound, ReadOnlyMind, StoreError
+from ...errors import InvalidInput, NotFound, ReadOnlyMind, StoreError
 from ...models import (
     SALIENCE_MAX,
     Candidate,
@@ -56,15 +56,17 @@ from .. import check_mind_name
 from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..maintenance import ScoreUpdate, clamp_scores
 from ..migrations import pending
-from ..relational.core import Run
+from ..relational.agent import AgentCore
+from ..relational.columns import memory_encoder
+from ..relational.core import AfterCommit, Run
 from ..relational.dialect import POSTGRES
 from ..relational.graph import GraphCore
 from ..relational.layers import LayersCore
 from ..relational.maintenance import MaintenanceCore
 from ..relational.queue import IngestCore
+from ..relational.records import RecordsCore
 from ..rows import memory_from_row
 from . import pool, sql
-from .agent import AgentMixin
 from .filters import filter_clause
 from .fulltext import FullTextMixin
 from .migrations import MIGRATIONS
@@ -104,16 +106,16 @@ class _ConnectionLost(StoreError):
     """The connection broke mid-operation (server restart, network); reads retry once."""
 
 
-class PostgresRun:
+class PostgresRun(AfterCommit):
     """`relational.core.Run` over one pooled connection: statements of `sql.py` by name, with
     the store's schema (and the given fragments) filled in."""
 
-    __slots__ = ("after", "conn", "store")
+    __slots__ = ("conn", "store")
 
     def __init__(self, store: PostgresStore, conn: psycopg.Connection) -> None:
+        super().__init__()
         self.store = store
         self.conn = conn
-        self.after: list[Callable[[], None]] = []
 
     def __call__(
         self, name: str, params: Sequence[Any] = (), *, n: int | None = None, **parts: Any
@@ -128,18 +130,17 @@ class PostgresRun:
     def savepoint(self) -> AbstractContextManager[Any]:
         return self.conn.transaction()
 
-    def on_commit(self, fn: Callable[[], None]) -> None:
-        self.after.append(fn)
 
 
 class PostgresStore(
     FullTextMixin,
     VectorSearchMixin,
+    RecordsCore,
     IngestCore,
     MaintenanceCore,
     LayersCore,
     GraphCore,
-    AgentMixin,
+    AgentCore,
 ):
     """A mind stored in its own schema of a PostgreSQL database with pgvector.
 
@@ -208,10 +209,6 @@ class PostgresStore(
 
     # -- lifecycle ------------------------------------------------------------------------------
     @property
-    def mind(self) -> str:
-        return self._mind
-
-    @property
     def schema(self) -> str:
         """The PostgreSQL schema holding this mind."""
         return self._schema
@@ -220,12 +217,6 @@ class PostgresStore(
         if not self._closed:
             self._closed = True
             pool.release(self._server)
-
-    def __enter__(self) -> PostgresStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def drop_mind(self) -> None:
         """Delete this mind — its schema with every record, vector and index — and close."""
@@ -301,8 +292,7 @@ class PostgresStore(
         with self._tx() as conn:
             run = PostgresRun(self, conn)
             yield run
-        for fn in run.after:
-            fn()
+        run.committed()
 
     def _read_with(self, fn: Callable[[Run], T]) -> T:
         return self._read(lambda c: fn(PostgresRun(self, c)))
@@ -318,6 +308,17 @@ class PostgresStore(
 
     def _memory(self, row: Sequence[Any]) -> Memory:
         return _memory(row)
+
+    def _filter(self, flt: MemoryFilter | None) -> tuple[Any, list[Any]]:
+        return filter_clause(flt)
+
+    def _rows_deleted(self, run: Run, pks: list[int]) -> None:
+        """Full-text statistics change (the postings go by cascade)."""
+        self._bm25_stats = None
+        run.on_commit(self._forget_text_stats)
+
+    def _forget_text_stats(self) -> None:
+        self._bm25_stats = None
 
     def _set_score_rows(self, run: Run, updates: Sequence[ScoreUpdate]) -> int:
         scores = [clamp_scores(u) for u in updates]
@@ -364,41 +365,15 @@ class PostgresStore(
         return [r[0] for r in conn.execute(self._q(sql.APPLIED_MIGRATIONS))]
 
     # -- meta -----------------------------------------------------------------------------------
-    def schema_version(self) -> int:
-        v = self.get_meta(SCHEMA_VERSION_KEY)
-        return int(v) if v else 0
-
-    def get_meta(self, key: str) -> str | None:
-        row = self._read(lambda c: c.execute(self._q(sql.GET_META), (key,)).fetchone())
-        return row[0] if row else None
-
-    def set_meta(self, key: str, value: str) -> None:
-        with self._tx() as conn:
-            conn.execute(self._q(sql.SET_META), (key, value))
-
-    def embedding_info(self) -> EmbeddingInfo | None:
-        model = self.get_meta(EMBEDDING_MODEL_KEY)
-        dim = self.get_meta(EMBEDDING_DIM_KEY)
-        if model is None or dim is None:
-            return None
-        return EmbeddingInfo(model=model, dim=int(dim))
-
     def pin_embedding(self, info: EmbeddingInfo) -> None:
         """Pin `info`; on first pin, fix the vector column to `vector(dim)` and build the HNSW
         index (halfvec for 2000 < dim <= 4000, none above). Raises `EmbedderMismatch` if another
         embedder is pinned, `InvalidInput` for a dimension pgvector cannot store."""
-        with self._tx() as conn:
+        with self._write() as run:
+            conn = run.conn
             conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
-            row = conn.execute(self._q(sql.GET_META), (EMBEDDING_MODEL_KEY,)).fetchone()
-            drow = conn.execute(self._q(sql.GET_META), (EMBEDDING_DIM_KEY,)).fetchone()
-            if row is not None:
-                pinned = EmbeddingInfo(model=row[0], dim=int(drow[0]))
-                if pinned != info:
-                    raise EmbedderMismatch(
-                        f"mind {self._mind!r} was built with embedder {pinned.model} "
-                        f"({pinned.dim} dims); refusing {info.model} ({info.dim} dims). "
-                        "Open it with the same embedder, or migrate it with `salience reembed`."
-                    )
+            pinned = self._pinned(run, info)
+            if pinned is not None:
                 self._dim = pinned.dim
                 return
             dim = info.dim
@@ -421,23 +396,8 @@ class PostgresStore(
 
     # -- records --------------------------------------------------------------------------------
     def _check_vectors(self, vectors: np.ndarray | None, n: int) -> np.ndarray | None:
-        if vectors is None:
-            return None
-        arr = np.asarray(vectors, dtype=np.float32)
-        if arr.ndim != 2 or arr.shape[0] != n:
-            raise InvalidInput(f"expected {n} vectors, got an array of shape {arr.shape}")
-        dim = self._pinned_dim()
-        if dim is None:
-            raise EmbedderMismatch(
-                f"mind {self._mind!r} has no pinned embedder yet; pin one before storing vectors"
-            )
-        if arr.shape[1] != dim:
-            raise EmbedderMismatch(
-                f"vectors have {arr.shape[1]} dimensions; mind {self._mind!r} pins {dim}"
-            )
-        if not np.isfinite(arr).all():
-            raise InvalidInput("vectors contain NaN or infinite values")
-        return np.ascontiguousarray(arr)
+        arr = self._checked_vectors(vectors, n, self._pinned_dim() if vectors is not None else None)
+        return None if arr is None else np.ascontiguousarray(arr)
 
     def insert(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
         vecs = self._check_vectors(vectors, len(memories))
@@ -516,64 +476,6 @@ class PostgresStore(
                 (_ts(now), boost, SALIENCE_MAX, SALIENCE_MAX, uniq),
             )
             return int(cur.rowcount)
-
-    def delete(self, ids: Sequence[str]) -> int:
-        if not ids:
-            return 0
-        self._bm25_stats = None  # full-text statistics change (postings go by cascade)
-        with self._tx() as conn:
-            n = len(conn.execute(self._q(sql.DELETE_BY_IDS), (list(ids),)).fetchall())
-            conn.execute(self._q(sql.DELETE_RELATIONS_OF), (list(ids),))
-            return n
-
-    def get(self, id: str) -> Memory | None:
-        row = self._read(lambda c: c.execute(self._q(sql.GET_BY_ID), (id,)).fetchone())
-        return _memory(row) if row else None
-
-    def get_many(self, ids: Sequence[str]) -> list[Memory]:
-        wanted = list(dict.fromkeys(ids))
-        if not wanted:
-            return []
-        rows = self._read(lambda c: c.execute(self._q(sql.GET_BY_IDS), (wanted,)).fetchall())
-        found = {m.id: m for m in map(_memory, rows)}
-        return [found[i] for i in ids if i in found]
-
-    def find_by_hash(self, content_hash: str) -> str | None:
-        row = self._read(lambda c: c.execute(self._q(sql.FIND_BY_HASH), (content_hash,)).fetchone())
-        return row[0] if row else None
-
-    def find_by_hashes(self, content_hashes: Sequence[str]) -> dict[str, str]:
-        unique = list(dict.fromkeys(content_hashes))
-        if not unique:
-            return {}
-        rows = self._read(
-            lambda c: c.execute(self._q(sql.FIND_BY_HASHES), (unique,)).fetchall()
-        )
-        return dict(rows)  # ordered newest first, so the oldest id of a hash wins
-
-    def list(
-        self,
-        flt: MemoryFilter | None = None,
-        *,
-        limit: int = 100,
-        offset: int = 0,
-        order: str = "created_desc",
-    ) -> list[Memory]:
-        if order not in sql.ORDERS:
-            raise InvalidInput(f"unknown order {order!r}; expected one of: {', '.join(sql.ORDERS)}")
-        if limit < 0 or offset < 0:
-            raise InvalidInput("limit and offset must be non-negative")
-        where, params = filter_clause(flt)
-        q = self._q(sql.LIST_MEMORIES, where=where, order=psql.SQL(sql.ORDERS[order]))
-        rows = self._read(lambda c: c.execute(q, (*params, limit, offset)).fetchall())
-        return [_memory(r) for r in rows]
-
-    def count(self, flt: MemoryFilter | None = None) -> int:
-        where, params = filter_clause(
-            flt if flt is not None else MemoryFilter(include_superseded=True)
-        )
-        q = self._q(sql.COUNT_MATCHING, where=where)
-        return int(self._read(lambda c: c.execute(q, params).fetchone()[0]))
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         wanted = list(dict.fromkeys(ids))
@@ -680,39 +582,14 @@ def _ts(value: datetime | None) -> datetime | None:
     return ensure_utc(value) if value is not None else None
 
 
+#: a memory's column values as PostgreSQL stores them (relational/columns.py: one spec)
+_columns = memory_encoder(POSTGRES, obj=lambda v: Json(v, dumps=_dumps))
+
+
 def _params(m: Memory) -> tuple[Any, ...]:
+    """The column values, then the derived ones (`sql.DERIVED_COLUMNS`)."""
     keys = list(dict.fromkeys(k for k in (normalize_entity(e) for e in m.entities) if k))
-    return (
-        m.id,
-        m.content,
-        m.summary,
-        m.memory_type.value,
-        m.importance.value,
-        m.source.value,
-        float(m.salience),
-        float(m.confidence),
-        float(m.usefulness),
-        int(m.retrieval_count),
-        _ts(m.last_retrieved_at),
-        list(m.tags),
-        list(m.entities),
-        m.superseded_by,
-        list(m.related_ids),
-        m.parent_id,
-        int(m.chunk_index),
-        m.session_id,
-        m.t,
-        m.frame_type.value,
-        m.base_frame_id,
-        bool(m.pinned),
-        _ts(m.occurred_at),
-        Json(m.metadata, dumps=_dumps),
-        m.content_hash,
-        _ts(m.created_at),
-        _ts(m.updated_at),
-        keys,
-        " ".join(m.entities),
-    )
+    return (*_columns(m), keys, " ".join(m.entities))
 
 
 def _memory(row: Sequence[Any]) -> Memory:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 
 from .dialect import Dialect
 
@@ -61,12 +61,44 @@ class Run(Protocol):
     def on_commit(self, fn: Callable[[], None]) -> None: ...
 
 
+class AfterCommit:
+    """The after-commit half of a `Run`: callbacks a backend runs once its transaction
+    committed (`committed()`), dropped with a rollback."""
+
+    __slots__ = ("_after",)
+
+    def __init__(self) -> None:
+        self._after: list[Callable[[], None]] = []
+
+    def on_commit(self, fn: Callable[[], None]) -> None:
+        self._after.append(fn)
+
+    def committed(self) -> None:
+        for fn in self._after:
+            fn()
+
+
 class RelationalCore:
     """The hooks (implemented by each backend) and helpers shared by the core mixins."""
 
     _dialect: Dialect
     _mind: str
     _integrity_errors: tuple[type[BaseException], ...]
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    @property
+    def mind(self) -> str:
+        """The mind this store is bound to."""
+        return self._mind
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- hooks ------------------------------------------------------------------------------
     def _write(self) -> AbstractContextManager[Run]:

@@ -6,11 +6,11 @@ Statement text (rendered once per backend by `statements.py`):
 |---|---|---|
 | `?` (a bound value) | `?` | `%s` |
 | `t(name)` (a table) | `name` | `{s}.name` (the mind's schema, filled in by the store) |
-| `any(expr, typ)` (a list value) | `expr IN ({marks})` (one `?` per value) | `expr = ANY(%s::typ[])` |
+| `any(expr, typ)` (a list value) | `expr IN ({marks})` (a `?` per value) | `expr = ANY(%s::typ[])` |
 | `typed(typ)` (a value whose NULL test needs a type) | `?` | `%s::typ` |
 | `for_update` | (BEGIN IMMEDIATE already serialises writers) | ` FOR UPDATE` |
 | `returning_id` | (the cursor's `lastrowid`) | ` RETURNING id` |
-| `insert_ignore(table, rest)` | `INSERT OR IGNORE INTO …` | `INSERT INTO … ON CONFLICT DO NOTHING` |
+| `insert_ignore(table, rest)` | `INSERT OR IGNORE …` | `INSERT … ON CONFLICT DO NOTHING` |
 | `offset_all` (skip n, keep the rest) | `LIMIT -1 OFFSET ?` | `OFFSET %s` |
 | `true` | `1 = 1` | `true` |
 

@@ -42,7 +42,8 @@ def _table(queue: str) -> str:
     try:
         return QUEUE_TABLES[queue]
     except KeyError:
-        raise InvalidInput(f"unknown queue {queue!r}; expected one of: {', '.join(QUEUES)}") from None
+        known = ", ".join(QUEUES)
+        raise InvalidInput(f"unknown queue {queue!r}; expected one of: {known}") from None
 
 
 def _dumps(payload: Mapping[str, Any]) -> str:

@@ -131,7 +131,9 @@ MEMORY_COLUMNS = MEMORY_FIELDS
 _COLS = ", ".join(MEMORY_FIELDS)
 INSERT_MEMORY = f"INSERT INTO memories ({_COLS}) VALUES ({', '.join('?' for _ in MEMORY_FIELDS)})"
 UPDATE_MEMORY = (
-    "UPDATE memories SET " + ", ".join(f"{c} = ?" for c in MEMORY_FIELDS if c != "id") + " WHERE id = ?"
+    "UPDATE memories SET "
+    + ", ".join(f"{c} = ?" for c in MEMORY_FIELDS if c != "id")
+    + " WHERE id = ?"
 )
 # One retrieval per listed memory (Store.record_retrievals): counters and the dampened salience
 # boost from the stored value. Sets no text column, so the FTS trigger does not fire.
@@ -254,13 +256,6 @@ ENTITY_FREQUENCIES = (
 PKS_MATCHING = "SELECT m.pk FROM memories m WHERE 1 = 1 {where}"
 FILTER_PKS = "SELECT m.pk FROM memories m WHERE m.pk IN ({marks}) {where}"
 
-ORDERS = {
-    "created_desc": "m.created_at DESC, m.pk DESC",
-    "created_asc": "m.created_at ASC, m.pk ASC",
-    "salience_desc": "m.salience DESC, m.pk DESC",
-    "occurred_desc": "coalesce(m.occurred_at, m.created_at) DESC, m.pk DESC",
-    "occurred_asc": "coalesce(m.occurred_at, m.created_at) ASC, m.pk ASC",
-}
 
 # Filter fragments (MemoryFilter → WHERE), combined by `filter_clause` in filters.py.
 F_NOT_SUPERSEDED = "m.superseded_by IS NULL"

@@ -8,13 +8,14 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
 from ...clock import SystemClock, format_ts, parse_ts
-from ...errors import EmbedderMismatch, InvalidInput, NotFound, ReadOnlyMind, StoreError
+from ...errors import InvalidInput, NotFound, ReadOnlyMind, StoreError
 from ...models import (
     SALIENCE_MAX,
     Candidate,
@@ -27,15 +28,17 @@ from .. import bm25
 from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..maintenance import ScoreUpdate, clamp_scores
 from ..migrations import pending
-from ..relational.core import Run
+from ..relational.agent import AgentCore
+from ..relational.columns import memory_encoder
+from ..relational.core import AfterCommit, Run
 from ..relational.dialect import SQLITE
 from ..relational.graph import GraphCore
 from ..relational.layers import LayersCore
 from ..relational.maintenance import MaintenanceCore
 from ..relational.queue import IngestCore
+from ..relational.records import RecordsCore
 from ..rows import memory_from_row
 from . import readonly, sql
-from .agent import AgentMixin
 from .filters import chunks as _chunks
 from .filters import filter_clause
 from .filters import marks as _marks
@@ -48,14 +51,14 @@ from .vectors import from_blob, to_blob, unit_rows
 T = TypeVar("T")
 
 
-class SQLiteRun:
+class SQLiteRun(AfterCommit):
     """`relational.core.Run` over one SQLite connection: statements of `sql.py` by name."""
 
-    __slots__ = ("after", "conn")
+    __slots__ = ("conn",)
 
     def __init__(self, conn: sqlite3.Connection) -> None:
+        super().__init__()
         self.conn = conn
-        self.after: list[Callable[[], None]] = []
 
     def __call__(
         self, name: str, params: Sequence[Any] = (), *, n: int | None = None, **parts: Any
@@ -71,12 +74,16 @@ class SQLiteRun:
     def savepoint(self) -> AbstractContextManager[None]:
         return nullcontext()  # a failed statement does not abort an SQLite transaction
 
-    def on_commit(self, fn: Callable[[], None]) -> None:
-        self.after.append(fn)
 
 
 class SQLiteStore(
-    VectorSearchMixin, IngestCore, LayersCore, GraphCore, MaintenanceCore, AgentMixin
+    VectorSearchMixin,
+    RecordsCore,
+    IngestCore,
+    LayersCore,
+    GraphCore,
+    MaintenanceCore,
+    AgentCore,
 ):
     """A mind stored in one SQLite file. Thread-safe (one connection behind a lock)."""
 
@@ -129,10 +136,6 @@ class SQLiteStore(
 
     # -- lifecycle --------------------------------------------------------------------------
     @property
-    def mind(self) -> str:
-        return self._mind
-
-    @property
     def path(self) -> Path:
         return self._path
 
@@ -142,12 +145,6 @@ class SQLiteStore(
                 self._close_vector_cache()
             finally:
                 self._db.close()
-
-    def __enter__(self) -> SQLiteStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -177,8 +174,7 @@ class SQLiteStore(
             run = SQLiteRun(self._db)
             with self._tx():
                 yield run
-            for fn in run.after:
-                fn()
+            run.committed()
 
     def _read_with(self, fn: Callable[[Run], T]) -> T:
         with self._lock:
@@ -195,6 +191,16 @@ class SQLiteStore(
 
     def _memory(self, row: Sequence[Any]) -> Memory:
         return _memory(row)
+
+    def _filter(self, flt: MemoryFilter | None) -> tuple[str, list[Any]]:
+        return filter_clause(flt)
+
+    def _rows_deleted(self, run: Run, pks: list[int]) -> None:
+        """The vector cache drops the deleted rows after the commit (a stale one catches up
+        from the change log)."""
+        fresh = self._index_is_fresh(run.conn)
+        seq = self._log_position(run.conn)
+        run.on_commit(lambda: self._after_vector_change(fresh, seq, removed=pks))
 
     def _set_score_rows(self, run: Run, updates: Sequence[ScoreUpdate]) -> int:
         return sum(run("SET_SCORES", (*clamp_scores(u), u.id)).rowcount for u in updates)
@@ -213,62 +219,20 @@ class SQLiteStore(
         ensure_postings(self._tx, db)
 
     # -- meta -------------------------------------------------------------------------------
-    def schema_version(self) -> int:
-        v = self.get_meta(SCHEMA_VERSION_KEY)
-        return int(v) if v else 0
-
-    def get_meta(self, key: str) -> str | None:
-        with self._lock:
-            row = self._db.execute(sql.GET_META, (key,)).fetchone()
-        return row[0] if row else None
-
-    def set_meta(self, key: str, value: str) -> None:
-        with self._tx() as db:
-            db.execute(sql.SET_META, (key, value))
-
-    def embedding_info(self) -> EmbeddingInfo | None:
-        model = self.get_meta(EMBEDDING_MODEL_KEY)
-        dim = self.get_meta(EMBEDDING_DIM_KEY)
-        if model is None or dim is None:
-            return None
-        return EmbeddingInfo(model=model, dim=int(dim))
-
     def pin_embedding(self, info: EmbeddingInfo) -> None:
-        with self._tx() as db:
-            row = db.execute(sql.GET_META, (EMBEDDING_MODEL_KEY,)).fetchone()
-            drow = db.execute(sql.GET_META, (EMBEDDING_DIM_KEY,)).fetchone()
-            if row is not None:
-                pinned = EmbeddingInfo(model=row[0], dim=int(drow[0]))
-                if pinned != info:
-                    raise EmbedderMismatch(
-                        f"mind {self._mind!r} was built with embedder {pinned.model} "
-                        f"({pinned.dim} dims); refusing {info.model} ({info.dim} dims). "
-                        "Open it with the same embedder, or migrate it with `salience reembed`."
-                    )
+        with self._write() as run:
+            pinned = self._pinned(run, info)
+            if pinned is not None:
                 self._dim = pinned.dim  # pinned by another process after this one opened
                 return
-            db.execute(sql.SET_META, (EMBEDDING_MODEL_KEY, info.model))
-            db.execute(sql.SET_META, (EMBEDDING_DIM_KEY, str(info.dim)))
+            run("SET_META", (EMBEDDING_MODEL_KEY, info.model))
+            run("SET_META", (EMBEDDING_DIM_KEY, str(info.dim)))
         self._dim = info.dim
 
     # -- records ----------------------------------------------------------------------------
     def _check_vectors(self, vectors: np.ndarray | None, n: int) -> np.ndarray | None:
-        if vectors is None:
-            return None
-        arr = np.asarray(vectors, dtype=np.float32)
-        if arr.ndim != 2 or arr.shape[0] != n:
-            raise InvalidInput(f"expected {n} vectors, got an array of shape {arr.shape}")
-        if self._dim is None:
-            raise EmbedderMismatch(
-                f"mind {self._mind!r} has no pinned embedder yet; pin one before storing vectors"
-            )
-        if arr.shape[1] != self._dim:
-            raise EmbedderMismatch(
-                f"vectors have {arr.shape[1]} dimensions; mind {self._mind!r} pins {self._dim}"
-            )
-        if not np.isfinite(arr).all():
-            raise InvalidInput("vectors contain NaN or infinite values")
-        return unit_rows(arr)  # stored as unit vectors, so a dot product is a cosine
+        arr = self._checked_vectors(vectors, n, self._dim)
+        return None if arr is None else unit_rows(arr)  # unit vectors: a dot product is a cosine
 
     def insert(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
         vecs = self._check_vectors(vectors, len(memories))
@@ -341,22 +305,6 @@ class SQLiteStore(
         self._write_layers(run, memories, pks, updating=True)
         return replaced
 
-    def delete(self, ids: Sequence[str]) -> int:
-        if not ids:
-            return 0
-        removed: list[int] = []
-        with self._lock:
-            with self._tx() as db:
-                fresh = self._index_is_fresh(db)
-                for chunk in _chunks(list(ids)):
-                    q = sql.DELETE_BY_IDS.format(marks=_marks(chunk))
-                    removed.extend(int(r[0]) for r in db.execute(q, chunk).fetchall())
-                    db.execute(sql.DELETE_RELATIONS_OF.format(marks=_marks(chunk)), chunk)
-                seq = self._log_position(db) if removed else 0
-            if removed:
-                self._after_vector_change(fresh, seq, removed=removed)
-        return len(removed)
-
     def record_retrievals(self, ids: Sequence[str], now: datetime, *, boost: float) -> int:
         uniq = list(dict.fromkeys(ids))
         if not uniq:
@@ -381,61 +329,6 @@ class SQLiteStore(
             db.executemany(sql.INSERT_TAG, [(pk, t) for t in m.tags])
         if m.entities:
             db.executemany(sql.INSERT_ENTITY, [(pk, normalize_entity(e)) for e in m.entities])
-
-    def get(self, id: str) -> Memory | None:
-        with self._lock:
-            row = self._db.execute(sql.GET_BY_ID, (id,)).fetchone()
-        return _memory(row) if row else None
-
-    def get_many(self, ids: Sequence[str]) -> list[Memory]:
-        found: dict[str, Memory] = {}
-        with self._lock:
-            for chunk in _chunks(list(dict.fromkeys(ids))):
-                q = sql.GET_BY_IDS.format(marks=_marks(chunk))
-                for row in self._db.execute(q, chunk):
-                    m = _memory(row)
-                    found[m.id] = m
-        return [found[i] for i in ids if i in found]
-
-    def find_by_hash(self, content_hash: str) -> str | None:
-        with self._lock:
-            row = self._db.execute(sql.FIND_BY_HASH, (content_hash,)).fetchone()
-        return row[0] if row else None
-
-    def find_by_hashes(self, content_hashes: Sequence[str]) -> dict[str, str]:
-        out: dict[str, str] = {}
-        with self._lock:
-            for chunk in _chunks(list(dict.fromkeys(content_hashes))):
-                q = sql.FIND_BY_HASHES.format(marks=_marks(chunk))
-                out.update(self._db.execute(q, chunk).fetchall())  # oldest last: it wins
-        return out
-
-    def list(
-        self,
-        flt: MemoryFilter | None = None,
-        *,
-        limit: int = 100,
-        offset: int = 0,
-        order: str = "created_desc",
-    ) -> list[Memory]:
-        if order not in sql.ORDERS:
-            raise InvalidInput(f"unknown order {order!r}; expected one of: {', '.join(sql.ORDERS)}")
-        if limit < 0 or offset < 0:
-            raise InvalidInput("limit and offset must be non-negative")
-        where, params = filter_clause(flt)
-        q = sql.LIST_MEMORIES.format(where=where, order=sql.ORDERS[order])
-        with self._lock:
-            rows = self._db.execute(q, (*params, limit, offset)).fetchall()
-        return [_memory(r) for r in rows]
-
-    def count(self, flt: MemoryFilter | None = None) -> int:
-        where, params = filter_clause(
-            flt if flt is not None else MemoryFilter(include_superseded=True)
-        )
-        with self._lock:
-            return int(
-                self._db.execute(sql.COUNT_MATCHING.format(where=where), params).fetchone()[0]
-            )
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
@@ -559,36 +452,8 @@ def _write_error(message: str, e: sqlite3.OperationalError) -> StoreError:
     return StoreError(message)
 
 
-def _params(m: Memory) -> tuple[Any, ...]:
-    return (
-        m.id,
-        m.content,
-        m.summary,
-        m.memory_type.value,
-        m.importance.value,
-        m.source.value,
-        float(m.salience),
-        float(m.confidence),
-        float(m.usefulness),
-        int(m.retrieval_count),
-        format_ts(m.last_retrieved_at),
-        json.dumps(m.tags, ensure_ascii=False),
-        json.dumps(m.entities, ensure_ascii=False),
-        m.superseded_by,
-        json.dumps(m.related_ids),
-        m.parent_id,
-        int(m.chunk_index),
-        m.session_id,
-        m.t,
-        m.frame_type.value,
-        m.base_frame_id,
-        int(bool(m.pinned)),
-        format_ts(m.occurred_at),
-        json.dumps(m.metadata, ensure_ascii=False),
-        m.content_hash,
-        format_ts(m.created_at),
-        format_ts(m.updated_at),
-    )
+#: a memory's column values as SQLite stores them (relational/columns.py: one spec)
+_params = memory_encoder(SQLITE, obj=partial(json.dumps, ensure_ascii=False))
 
 
 def _memory(row: Sequence[Any]) -> Memory:
