@@ -1,9 +1,10 @@
-"""`salience serve` under tracemalloc, for `bench/soak.py --trace DIR` (issue 17: what grows).
+"""`salience serve` with memory probes, for `bench/soak.py --trace DIR` (issue 17: what grows).
 
-Each SIGUSR1 appends to `DIR/trace.txt`: the traced Python heap, the sizes of the
-process-wide caches (claims, hash-embedder buckets), and optionally the 25 source lines whose
-allocations grew most since the first signal. Slower than a plain server (tracemalloc costs ~2x); the figures in
-docs/reliability.md come from untraced runs.
+Each SIGUSR1 appends a line to `DIR/trace.txt`: the Python heap (allocated blocks), SQLite's
+own heap (`sqlite3_memory_used`: page caches, statements — what tracemalloc cannot see) and
+the fill of the process-wide caches (claims, hash-embedder buckets). With
+`SALIENCE_SOAK_TRACE_TOP=1` the server runs under tracemalloc (~2x slower, each snapshot
+stalls it) and the line adds the 25 source lines whose allocations grew most.
 """
 
 from __future__ import annotations
@@ -42,14 +43,15 @@ def cache_sizes() -> str:
 
 
 def dump(_signum: int, _frame: object) -> None:
-    """One line: Python-heap bytes traced now (numpy arrays included; SQLite's own page cache
-    and statements are not: RSS growth beyond this is native), the caches' fill, and with
-    `SALIENCE_SOAK_TRACE_TOP=1` the source lines that grew most (slow: a snapshot stalls the
-    server for seconds)."""
-    current, peak = tracemalloc.get_traced_memory()
-    lines = [f"== traced {current / 2**20:.1f} MB (peak {peak / 2**20:.1f}), SQLite heap "
-             f"{sqlite_heap_mb():.1f} MB; caches: {cache_sizes()}"]
-    if os.environ.get("SALIENCE_SOAK_TRACE_TOP") == "1":
+    """One line: the Python heap (allocated blocks; with `SALIENCE_SOAK_TRACE_TOP=1` the bytes
+    tracemalloc traced and the source lines that grew most), SQLite's own heap (page caches,
+    statements), and the caches' fill."""
+    if tracemalloc.is_tracing():
+        heap = f"traced {tracemalloc.get_traced_memory()[0] / 2**20:.1f} MB"
+    else:
+        heap = f"{sys.getallocatedblocks():,} Python blocks"
+    lines = [f"== {heap}, SQLite heap {sqlite_heap_mb():.1f} MB; caches: {cache_sizes()}"]
+    if tracemalloc.is_tracing():
         snap = tracemalloc.take_snapshot()
         if not _first:
             _first.append(snap)
@@ -62,7 +64,8 @@ def dump(_signum: int, _frame: object) -> None:
 
 
 if __name__ == "__main__":
-    tracemalloc.start(1)
+    if os.environ.get("SALIENCE_SOAK_TRACE_TOP") == "1":
+        tracemalloc.start(1)  # slows the server ~2x, and each snapshot stalls it for seconds
     signal.signal(signal.SIGUSR1, dump)
     from salience.interfaces.cli import main
 

@@ -242,8 +242,8 @@ def main() -> None:
                     help="keep each tenant mind at about N memories: past N, every acknowledged "
                          "add deletes the oldest one (RSS flat = no leak; 0: minds only grow)")
     ap.add_argument("--trace", type=Path, default=None,
-                    help="run the server under tracemalloc; each sample appends what grew to "
-                         "TRACE/trace.txt (bench/_traced_serve.py)")
+                    help="memory probes in the server: each sample appends its Python and SQLite "
+                         "heaps and cache fill to TRACE/trace.txt (bench/_traced_serve.py)")
     args = ap.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="salience-soak-"))
