@@ -1,5 +1,5 @@
 """`salience heartbeat` and `salience minds list|drop` see every mind of the backend (issue 16
-item 5): on PostgreSQL too, not only `default` (`store.catalog.list_minds` / `drop_mind`)."""
+item 5): on PostgreSQL, not only `default` (`store.catalog.list_minds` / `drop_mind`)."""
 
 from __future__ import annotations
 
@@ -13,18 +13,18 @@ from salience.interfaces.cli import app
 
 
 @pytest.fixture
-def env(backend_config, request: pytest.FixtureRequest) -> dict[str, str]:
-    """SALIENCE_* for the parametrised backend; PostgreSQL gets a database of its own (so the
-    heartbeat ticks only this test's minds), when the test server can create one."""
-    out = {"SALIENCE_HOME": str(backend_config.home), "SALIENCE_EMBEDDER": "hash"}
-    if backend_config.backend == "postgres":
-        server = request.getfixturevalue("pg_server")
-        try:
-            dsn = server.create_database(f"every_mind_{os.getpid()}")
-        except Exception:  # an external server: share its database
-            dsn = backend_config.dsn.get_secret_value()
-        out |= {"SALIENCE_BACKEND": "postgres", "SALIENCE_DSN": dsn}
-    return out
+def env(tmp_path, pg_server) -> dict[str, str]:
+    """SALIENCE_* for PostgreSQL, in a database of its own (so the heartbeat ticks only this
+    test's minds) when the test server can create one. SQLite's listing is the catalog's
+    contract test (tests/store/test_contract_catalog.py)."""
+    try:
+        dsn = pg_server.create_database(f"every_mind_{os.getpid()}")
+    except Exception:  # an external server: share its database
+        dsn = str(pg_server.dsn)
+    return {
+        "SALIENCE_HOME": str(tmp_path / "home"), "SALIENCE_EMBEDDER": "hash",
+        "SALIENCE_BACKEND": "postgres", "SALIENCE_DSN": dsn,
+    }
 
 
 def cli(env: dict[str, str], *args: str):
