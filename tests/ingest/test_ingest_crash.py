@@ -44,7 +44,7 @@ CHILD = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("kill_after", [3, 40])
+@pytest.mark.parametrize("kill_after", [3, 80])
 def test_sigkill_during_drain_loses_and_duplicates_nothing(tmp_path, clock, kill_after):
     cfg = Config(home=tmp_path / "home", embedder="hash")
     db = tmp_path / "crash.db"
@@ -78,9 +78,9 @@ def test_sigkill_during_drain_loses_and_duplicates_nothing(tmp_path, clock, kill
         assert len(saved) == len({m.content_hash for m in saved})
         assert len(saved) + status["pending_triage"] == N
         assert status["failed_operations"] == 0
-        # triage runs a batch ahead of the commits: every batch triaged before the one the
-        # kill interrupted is committed
-        assert (kill_after - 1) // BATCH_SIZE * BATCH_SIZE <= len(saved) < N
+        # triage runs up to two batches ahead of the commits (one triaged and embedding while
+        # the one before commits): every batch before those two is committed
+        assert max(0, (kill_after - 1) // BATCH_SIZE - 1) * BATCH_SIZE <= len(saved) < N
         report = mind.drain_pending_triage(limit=100000)
         assert report.failed == 0
         final = mind.list(limit=10_000)

@@ -9,7 +9,8 @@ together or not at all.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -47,6 +48,10 @@ SLOT_CANDIDATES = 8
 BATCH_SIZE = 32
 
 
+Pair = tuple[IngestItem, "tuple[QueueName, int] | None"]
+Outcome = IngestResult | Exception | None
+
+
 @dataclass(slots=True)
 class _Triaged:
     """An item past triage: the records to save (None: settle it with `status`)."""
@@ -59,6 +64,17 @@ class _Triaged:
     status: str = "skipped"
     skip_text: str | None = None  # a triage skip: written as a `triage_skipped` event
     vectors: np.ndarray | None = field(default=None, repr=False)
+
+
+@dataclass(slots=True)
+class _Batch:
+    """A batch between its triage and its commits."""
+
+    items: Sequence[Pair]
+    out: list[Outcome]
+    steps: dict[int, _Triaged] = field(default_factory=dict)
+    alone: set[int] = field(default_factory=set)  # processed one by one in their turn
+    embedded: Future[None] | None = None
 
 
 class Ingestor:
@@ -107,9 +123,7 @@ class Ingestor:
         step.vectors = self.embed([m.content for m in step.records])
         return self._save_triaged(step)
 
-    def triage_and_save_many(
-        self, items: Sequence[tuple[IngestItem, tuple[QueueName, int] | None]]
-    ) -> list[IngestResult | Exception | None]:
+    def triage_and_save_many(self, items: Sequence[Pair]) -> list[Outcome]:
         """`triage_and_save` of each `(item, dequeue)` in order, with one embedding call for
         the whole batch: every item is triaged first (triage reads only the item), the
         memories of the admitted ones are embedded together, then each item is checked against
@@ -117,50 +131,72 @@ class Ingestor:
         transaction, in order — so item k sees items 1..k-1 exactly as one-by-one ingestion
         would, and the same memories are stored and superseded.
 
-        An item whose first chunk repeats an earlier item's of the batch is processed on its
-        own when its turn comes (the earlier one decides whether it is a duplicate). Returns,
-        per item, its result (None: its queue item was gone) or the exception it raised;
-        `StoreError` propagates at once (what was committed stays committed).
+        An item whose first chunk repeats an earlier item's is processed on its own when its
+        turn comes (the earlier one decides whether it is a duplicate). Returns, per item, its
+        result (None: its queue item was gone) or the exception it raised; `StoreError`
+        propagates at once (what was committed stays committed).
         """
-        out: list[IngestResult | Exception | None] = [None] * len(items)
-        steps: dict[int, _Triaged] = {}
-        alone: set[int] = set()  # processed one by one when their turn comes
+        (out,) = self.triage_and_save_stream([items])
+        return out
+
+    def triage_and_save_stream(self, batches: Iterable[Sequence[Pair]]) -> Iterator[list[Outcome]]:
+        """`triage_and_save_many` of each batch, in order, pipelined: while batch n is checked
+        and committed (Python), batch n+1 is already triaged and its embedding runs in a worker
+        thread (the model's own code, outside the GIL) — so the model, not Python, sets the
+        pace. Decisions stay those of one-by-one ingestion: triage reads only the item, and
+        every check against the mind happens in order after the items before it committed.
+        Yields the outcomes of each batch when it is done."""
         heads: set[str] = set()
-        with self.batched_log():
-            for i, (item, dequeue) in enumerate(items):
-                if item.path in ("save_memory", "archive"):
-                    alone.add(i)
-                    continue
-                try:
-                    text, chunks = self._chunks(item)
-                    head = content_hash(chunks[0])
-                    if head in heads:
-                        alone.add(i)
-                        continue
-                    heads.add(head)
-                    steps[i] = self._triage(item, dequeue, text, chunks)
-                except StoreError:
-                    raise
-                except Exception as e:  # this item's failure, as one-by-one would raise it
-                    out[i] = e
-            admitted = [s for s in steps.values() if s.records is not None]
+        with self.batched_log(), ThreadPoolExecutor(1, thread_name_prefix="salience-embed") as pool:
+            pending: _Batch | None = None
+            for items in batches:
+                cur = self._triage_batch(items, heads)
+                admitted = [s for s in cur.steps.values() if s.records is not None]
+                cur.embedded = pool.submit(self._embed_together, admitted)
+                if pending is not None:
+                    yield self._finish_batch(pending)
+                pending = cur
+            if pending is not None:
+                yield self._finish_batch(pending)
+
+    def _triage_batch(self, items: Sequence[Pair], heads: set[str]) -> _Batch:
+        """Phase 1 of a batch: triage every item that does not repeat an earlier one."""
+        b = _Batch(items=items, out=[None] * len(items))
+        for i, (item, dequeue) in enumerate(items):
+            if item.path in ("save_memory", "archive"):
+                b.alone.add(i)
+                continue
             try:
-                self._embed_together(admitted)
+                text, chunks = self._chunks(item)
+                head = content_hash(chunks[0])
+                if head in heads:
+                    b.alone.add(i)
+                    continue
+                heads.add(head)
+                b.steps[i] = self._triage(item, dequeue, text, chunks)
             except StoreError:
                 raise
-            except Exception:  # the batch call failed: each item embeds (and fails) on its own
-                pass
-            for i, (item, dequeue) in enumerate(items):
-                try:
-                    if i in alone:
-                        out[i] = self.triage_and_save(item, dequeue=dequeue)
-                    elif i in steps:
-                        out[i] = self._finish(steps[i])
-                except StoreError:
-                    raise
-                except Exception as e:
-                    out[i] = e
-        return out
+            except Exception as e:  # this item's failure, as one-by-one would raise it
+                b.out[i] = e
+        return b
+
+    def _finish_batch(self, b: _Batch) -> list[Outcome]:
+        """Phase 3 of a batch, in order: check against the mind and commit each item."""
+        if b.embedded is not None:
+            err = b.embedded.exception()  # the batch call failed: each item embeds on its own
+            if isinstance(err, StoreError):
+                raise err
+        for i, (item, dequeue) in enumerate(b.items):
+            try:
+                if i in b.alone:
+                    b.out[i] = self.triage_and_save(item, dequeue=dequeue)
+                elif i in b.steps:
+                    b.out[i] = self._finish(b.steps[i])
+            except StoreError:
+                raise
+            except Exception as e:
+                b.out[i] = e
+        return b.out
 
     def _embed_together(self, steps: Sequence[_Triaged]) -> None:
         """One embedding call for the memories of `steps`, split back per step."""

@@ -2,7 +2,7 @@
 staged distillations (pending_distillation).
 
 Enqueueing is cheap (one row, no model call). Draining processes due items oldest first, triage
-items in batches (`Ingestor.triage_and_save_many`: one embedding call per batch); an item
+items in batches (`Ingestor.triage_and_save_stream`: one embedding call per batch); an item
 leaves its queue only in the transaction that saves its result, so a crash at any point loses
 nothing and duplicates nothing. A failed attempt is counted and rescheduled with exponential
 backoff; after `queue_max_attempts` the item moves to failed_operations with its error.
@@ -81,28 +81,30 @@ def drain(
             for pending in due:
                 _process(ingestor, queue, pending, report)
             continue
-        for i in range(0, len(due), BATCH_SIZE):  # one embedding call per batch
-            _process_batch(ingestor, queue, due[i:i + BATCH_SIZE], report)
+        _process_batches(ingestor, queue, due, report)
     return report
 
 
-def _process_batch(
-    ingestor: Ingestor, queue: QueueName, batch: Sequence[PendingItem], report: DrainReport
+def _process_batches(
+    ingestor: Ingestor, queue: QueueName, due: Sequence[PendingItem], report: DrainReport
 ) -> None:
-    """Triage queue items together (`Ingestor.triage_and_save_many`), each removed in the
-    transaction that saves it; a payload that cannot be read fails on its own."""
+    """Triage queue items in batches (`Ingestor.triage_and_save_stream`: one embedding call
+    per batch), each item removed in the transaction that saves it; a payload that cannot be
+    read fails on its own."""
     items: list[tuple[PendingItem, IngestItem]] = []
-    for pending in batch:
+    for pending in due:
         try:
             items.append((pending, IngestItem.from_payload(pending.payload)))
         except Exception as e:
             _failed(ingestor, queue, pending, e, report)
-    outcomes = ingestor.triage_and_save_many([(it, (queue, p.id)) for p, it in items])
-    for (pending, _), outcome in zip(items, outcomes, strict=True):
-        if isinstance(outcome, Exception):
-            _failed(ingestor, queue, pending, outcome, report)
-        else:
-            _count(outcome, report)
+    batches = [items[i:i + BATCH_SIZE] for i in range(0, len(items), BATCH_SIZE)]
+    stream = ingestor.triage_and_save_stream([(it, (queue, p.id)) for p, it in b] for b in batches)
+    for batch, outcomes in zip(batches, stream, strict=True):
+        for (pending, _), outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, Exception):
+                _failed(ingestor, queue, pending, outcome, report)
+            else:
+                _count(outcome, report)
 
 def _process(ingestor: Ingestor, queue: QueueName, pending: PendingItem, report: DrainReport) -> None:
     try:

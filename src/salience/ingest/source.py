@@ -2,8 +2,8 @@
 
 Importers turn a file into `SourceRecord`s (a stable per-item key and an `IngestItem`). The
 runner skips keys already harvested, then triages the new items in batches
-(`Ingestor.triage_and_save_many`: one embedding call per batch, each item checked and committed
-in order) — or, with `defer`, only queues them. An item is marked processed (design B's harvest state) in the same transaction that saves
+(`Ingestor.triage_and_save_stream`: one embedding call per batch, run while the batch before it is
+committed; each item checked and committed in order) — or, with `defer`, only queues them. An item is marked processed (design B's harvest state) in the same transaction that saves
 it, skips it or queues it; when triage fails, the item is queued for retry with its mark. So
 re-importing a file is incremental and a crash never loses or duplicates an item.
 """
@@ -86,9 +86,9 @@ def run_import(
         elif progress is not None and len(group) > len(items):
             progress(len(group) - len(items))  # the ones read, seen or broken: no triage
         if not defer:
-            for i in range(0, len(items), BATCH_SIZE):  # progress advances per batch
-                batch = items[i:i + BATCH_SIZE]
-                outcomes = ingestor.triage_and_save_many([(it, None) for it in batch])
+            batches = [items[i:i + BATCH_SIZE] for i in range(0, len(items), BATCH_SIZE)]
+            stream = ingestor.triage_and_save_stream([(it, None) for it in b] for b in batches)
+            for batch, outcomes in zip(batches, stream, strict=True):  # progress per batch
                 for item, outcome in zip(batch, outcomes, strict=True):
                     _settle_one(ingestor, item, outcome, report)
                 if progress is not None:
