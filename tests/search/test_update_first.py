@@ -181,3 +181,18 @@ def test_a_shared_slot_word_does_not_join_two_relatives() -> None:
     sister = mem("a", "My sister lives in Vienna", 0)
     brother = mem("b", "my brother now lives in Graz", 30)
     assert updates_above([sister, brother], never_close, gate) == {}
+
+
+def test_two_statements_on_the_slot_the_question_asks_about_are_one_topic() -> None:
+    old = mem("a", "we've got one kid, Milo, he's 3 and a total menace", 0)
+    new = mem("b", "baby #2 arrived!! a girl, Ivy, everyone's fine", 30)
+    assert updates_above([old, new], never_close, gate, query="how many kids do we have?") == {
+        "a": "b"}
+    assert updates_above([old, new], never_close, gate, query="Who is Ivy?") == {}
+
+
+def test_the_noun_of_a_new_value_is_a_topic_word() -> None:
+    old = mem("a", "my number's 0176 5550123 if you need it for the form", 0)
+    new = mem("b", "k. new number 0157 5559988, old sim died", 30)
+    assert updates_above([old, new], never_close, gate, query="what's my phone number?") == {
+        "a": "b"}

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 
 from ..llm.heuristic.claims import Claim, claims
 from ..llm.heuristic.contradiction import conflict
@@ -57,8 +58,10 @@ def stated_before(a: Memory, b: Memory) -> bool:
 
 #: words a statement on each slot usually holds, for the full-text search of `slot_terms`
 _SLOT_WORDS: dict[str, tuple[str, ...]] = {
-    "residence": ("live", "lives", "living", "moved", "home", "based", "reside"),
-    "employer": ("work", "works", "working", "job", "employed", "joined", "company"),
+    "residence": ("live", "lives", "living", "moved", "home", "based", "reside", "relocated",
+                  "relocating"),
+    "employer": ("work", "works", "working", "job", "employed", "joined", "company",
+                 "employee", "employer", "hired"),
     "job": ("work", "job", "role", "title"),
     "manager": ("manager", "boss", "report", "lead", "supervisor", "manages"),
     "partner": ("girlfriend", "boyfriend", "partner", "wife", "husband", "dating", "fiance"),
@@ -261,53 +264,70 @@ OLDER = "older_on_topic"
 _TOPIC_WORD_MIN = 3
 
 
-def _said(memory: Memory) -> str:
-    """What the memory's people say: no assistant lines, no email headers."""
-    from ..llm.heuristic.discourse import segments
+@dataclass(frozen=True, slots=True)
+class _Said:
+    """What `updates_above` reads of one statement (cached per text: a search compares every
+    pair of its top candidates)."""
 
-    return " ".join(seg.text for seg in segments(statement_text(memory)))
+    topic: frozenset[str]  # `topic_words`
+    names: frozenset[str]  # `names_said`
+    relations: frozenset[str]  # `relations_named`
+    slots: frozenset[str]  # `slots_spoken`
 
 
-_NAME_RE = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w'’-]+)")
+#: the stemmed words of `_SLOT_WORDS`: sharing only these ("live", "work") says two
+#: statements are about the same kind of fact, not about the same person or thing
+_SLOT_STEMS = frozenset(stem(w) for ws in _SLOT_WORDS.values() for w in ws)
+_SLOT_STEM_SETS = {slot: frozenset(stem(w) for w in ws) for slot, ws in _SLOT_WORDS.items()}
+
+
+@lru_cache(maxsize=4096)
+def _read(statement: str) -> _Said:
+    from ..llm.heuristic.discourse import segments, update_words
+    from ..llm.heuristic.lexicon import MONTHS, RELATIONS, STOPWORDS, WEEKDAYS
+
+    said = " ".join(seg.text for seg in segments(statement))  # no assistant lines, no headers
+    skip = update_words(said)
+    low = words(said.lower())
+    stems = {stem(w) for w in low}
+    names = {
+        stem(w.lower())
+        for sentence in re.split(r"(?<=[.!?])\s+|\n", said)
+        for w in words(sentence)[1:] if w[:1].isupper() and w.lower() != "i"
+    }
+    return _Said(
+        topic=frozenset(
+            stem(w) for w in low
+            if len(w) >= _TOPIC_WORD_MIN and w not in STOPWORDS and w not in WEEKDAYS
+            and w not in MONTHS and w not in skip and not any(ch.isdigit() for ch in w)
+        ),
+        names=frozenset(names),
+        relations=frozenset(w for w in low if w in RELATIONS),
+        slots=frozenset(slot for slot, st in _SLOT_STEM_SETS.items() if st & stems),
+    )
 
 
 def topic_words(memory: Memory) -> frozenset[str]:
     """The stemmed content words of what the memory's people say (no assistant lines, no
     stop words, no weekday, month or number, no word of a change announcement such as
     "switched" or "now"): what two statements on one topic share."""
-    from ..llm.heuristic.discourse import update_words
-    from ..llm.heuristic.lexicon import MONTHS, STOPWORDS, WEEKDAYS
-
-    said = _said(memory)
-    skip = update_words(said)
-    return frozenset(
-        stem(w) for w in words(said.lower())
-        if len(w) >= _TOPIC_WORD_MIN and w not in STOPWORDS and w not in WEEKDAYS
-        and w not in MONTHS and w not in skip and not any(ch.isdigit() for ch in w)
-    )
+    return _read(statement_text(memory)).topic
 
 
 def names_said(memory: Memory) -> frozenset[str]:
     """The stemmed words a memory's statement capitalises inside a sentence: names ("Pepper",
     "Lukas", "Notion"), not a sentence's first word."""
-    out: set[str] = set()
-    for sentence in re.split(r"(?<=[.!?])\s+|\n", _said(memory)):
-        for w in words(sentence)[1:]:
-            if w[:1].isupper() and w.lower() != "i":
-                out.add(stem(w.lower()))
-    return frozenset(out)
-
-
-#: the stemmed words of `_SLOT_WORDS`: sharing only these ("live", "work") says two
-#: statements are about the same kind of fact, not about the same person or thing
-_SLOT_STEMS = frozenset(stem(w) for ws in _SLOT_WORDS.values() for w in ws)
+    return _read(statement_text(memory)).names
 
 
 def relations_named(memory: Memory) -> frozenset[str]:
     """The people a memory's statement names by their relation ("my sister", "our son")."""
-    from ..llm.heuristic.lexicon import RELATIONS
+    return _read(statement_text(memory)).relations
 
-    return frozenset(w for w in words(_said(memory)) if w in RELATIONS)
+
+def slots_spoken(memory: Memory) -> frozenset[str]:
+    """The slots whose usual words (`_SLOT_WORDS`) the memory's statement uses."""
+    return _read(statement_text(memory)).slots
 
 
 def updates_above(
@@ -320,9 +340,10 @@ def updates_above(
     """{id of an older memory: id of the newest memory among `memories` stated after it that
     announces a change (`announces_update`) on its topic}.
 
-    Two statements on one topic name it: they must share a content word (`topic_words`; a
-    change word such as "switched" or "now" says nothing about the topic). They are on one
-    topic when
+    Two statements on one topic name it: they share a content word (`topic_words`; a change
+    word such as "switched" or "now" says nothing about the topic), or both use the usual
+    words of the slot the question asks about ("how many kids …": "one kid, Milo" / "baby #2
+    arrived"; `slots_spoken`). Sharing a word, they are on one topic when
     - a shared word is what the question asks about ("climbing") or a name one of them
       writes ("Pepper", "Lukas") — a shared slot word alone ("live", "work") is not, or
     - they do not name different people by relation ("my sister lives …" / "my brother now
@@ -342,15 +363,23 @@ def updates_above(
         return {}
     news.sort(key=lambda it: it[1], reverse=True)  # type: ignore[arg-type, return-value]
     asked = {stem(w) for w in words(query.lower())} if query is not None else set()
+    wanted = question_slots(query) if query is not None else frozenset()
     out: dict[str, str] = {}
     for old, t_old in timed:
         for new, t_new in news:  # newest first
             if not t_new > t_old:  # type: ignore[operator]
                 break
-            if same_topic(old, new, asked, similarity, gate):
+            if same_topic(old, new, asked, similarity, gate, wanted):
                 out[old.id] = new.id
                 break
     return out
+
+
+def _two_relatives(a: Memory, b: Memory, ignore: frozenset[str] = frozenset()) -> bool:
+    """Whether `a` and `b` name people by relation and no relation is the same (relation
+    words in `ignore` — the words of the slot asked about, "kid" / "baby" — do not count)."""
+    ra, rb = relations_named(a) - ignore, relations_named(b) - ignore
+    return bool(ra and rb and not ra & rb)
 
 
 def same_topic(
@@ -359,15 +388,20 @@ def same_topic(
     asked: set[str] | frozenset[str],
     similarity: Callable[[Memory, Memory], float | None],
     gate: Callable[[Memory, Memory], float],
+    wanted: frozenset[str] = frozenset(),
 ) -> bool:
-    """The topic test of `updates_above` for one pair (`asked`: the question's stemmed words)."""
+    """The topic test of `updates_above` for one pair (`asked`: the question's stemmed words,
+    `wanted`: the slots it asks about, `question_slots`)."""
     shared = topic_words(old) & topic_words(new)
     if not shared:
-        return False
+        # no shared word, but both speak about the slot the question asks about ("how many
+        # kids …": "one kid, Milo" / "baby #2 arrived"), and not about two relatives
+        both = slots_spoken(old) & slots_spoken(new) & wanted
+        ignore = frozenset().union(*(_SLOT_WORDS[s] for s in both)) if both else frozenset()
+        return bool(both) and not _two_relatives(old, new, ignore)
     if (shared - _SLOT_STEMS) & (asked | names_said(old) | names_said(new)):
         return True
-    rel_old, rel_new = relations_named(old), relations_named(new)
-    if rel_old and rel_new and not rel_old & rel_new:
+    if _two_relatives(old, new):
         return False
     if shared & asked:
         return True
@@ -389,6 +423,7 @@ __all__ = [
     "slot_first",
     "slot_order",
     "slot_terms",
+    "slots_spoken",
     "stale_ids",
     "stated_at",
     "stated_before",

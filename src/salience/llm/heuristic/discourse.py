@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .lexicon import COMMON_CAPS, MONTHS, RELATIONS, STOPWORDS, WEEKDAYS
 from .text import split_sentences, split_speaker, stem
@@ -320,9 +321,14 @@ _UPDATE_RE = re.compile(
 def update_words(text: str) -> frozenset[str]:
     """The lower-cased words of `text` that are part of a change announcement (`_UPDATE_RE`):
     "switched", "now" say that something changed, not what it is about."""
-    return frozenset(w.lower() for m in _UPDATE_RE.finditer(text) for w in m.group(0).split())
+    out: set[str] = set()
+    for m in _UPDATE_RE.finditer(text):
+        said = m.group(0).lower().split()
+        out.update(said[:1] if said[0] == "new" else said)  # "new number": the number is a topic
+    return frozenset(out)
 
 
+@lru_cache(maxsize=4096)
 def announces_update(text: str) -> bool:
     """Whether what a person says in `text` (not the assistant's lines, not an email's
     headers) announces that something changed (`_UPDATE_RE`): "climbing's now on
