@@ -21,12 +21,6 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 LEAVES = {"salience.errors", "salience.checks", "salience.clock"}
-#: cycles inside one backend that the shared relational core (issue 16 item 2) removes: a
-#: mixin importing its host's row decoder. No other cycle may appear.
-KNOWN_STORE_CYCLES = [
-    ["salience.store.postgres.layers", "salience.store.postgres.store"],
-    ["salience.store.sqlite.layers", "salience.store.sqlite.store"],
-]
 
 
 def _module_name(path: Path) -> str:
@@ -181,4 +175,4 @@ def test_no_import_cycle_between_modules():
     for m, deps in graph.items():
         graph[m] = {i for i in deps if not (i != "salience" and _in(m, i))}
     graph.pop("salience", None)
-    assert [c for c in _cycles(graph) if c not in KNOWN_STORE_CYCLES] == []
+    assert _cycles(graph) == []
