@@ -7,11 +7,14 @@
 With `--emails N`, a generated mailbox of N emails (`bench/import_supersession.py`'s generator:
 newsletters, receipts, project updates, planted real updates) goes through `Mind.import_mbox`
 (triage, quality, claims, contradiction checks, one commit per email), next to the raw
-embedder on the very texts the agent path embeds (each saved email's chunks, batches of 32),
-all in one run: the agent path one email at a time (batch size 1, the way it ran before
-batching) and batched (`salience.ingest.pipeline.BATCH_SIZE`), each with e5 and with the same
-e5 vectors precomputed (Salience's own cost). The batched and one-by-one minds are compared:
-the same memories and supersessions. Load average is printed per row.
+embedder on the very texts the agent path embeds (every email's chunks, batches of 32), all in
+one run: the agent path one email at a time (`triage_and_save` per item, as before batching)
+and batched (`Ingestor.triage_and_save_stream`: batches of `BATCH_SIZE`, one embedding call
+each, overlapping the commits of the batch before), each with e5 and with the same e5 vectors
+precomputed (Salience's own cost). The batched and one-by-one minds are compared:
+the same memories and supersessions. Load average is printed per row, and the process's CPU
+time per item (all threads: steadier than wall time on a shared machine); the heuristic
+engine's per-text caches are cleared before each row.
 
 Rows (each on a fresh SQLite mind in a temporary directory):
 
@@ -133,6 +136,22 @@ def run_row(home: Path, name: str, embedder, fn: Callable[[Mind], int]) -> tuple
         mind.close()
 
 
+def one_by_one(ingestor, batches):  # type: ignore[no-untyped-def]
+    """The agent path before batching: each item triaged, embedded and saved on its own."""
+    from salience.errors import StoreError
+
+    for items in batches:
+        out = []
+        for item, dequeue in items:
+            try:
+                out.append(ingestor.triage_and_save(item, dequeue=dequeue))
+            except StoreError:
+                raise
+            except Exception as e:
+                out.append(e)
+        yield out
+
+
 def email_rows(n: int, threads: int, console: Console) -> None:
     """The agent path on a generated mailbox of `n` emails vs the raw embedder (see the module
     docstring)."""
@@ -144,14 +163,16 @@ def email_rows(n: int, threads: int, console: Console) -> None:
     from bench.import_supersession import SPAN_DAYS, START, _all, generate
 
     from salience.clock import FrozenClock
-    from salience.ingest import pipeline, source
+    from salience.ingest import pipeline
     from salience.ingest.chunking import chunk_text
     from salience.ingest.mbox import read_mbox
+    from salience.llm.heuristic.claims import _claims_cached
+    from salience.llm.heuristic.entities import _find_entities
     from salience.models import MemoryFilter
 
     e5 = make_embedder(Config(embedder="e5", embedder_threads=threads))
     e5.embed_passages(["warm-up"])
-    rows: list[tuple[str, str, int, int, int, float, tuple[float, float]]] = []
+    rows: list[tuple[str, str, int, int, int, float, float, tuple[float, float]]] = []
     states: dict[str, list[tuple[str, str | None]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
@@ -160,42 +181,46 @@ def email_rows(n: int, threads: int, console: Console) -> None:
         texts = [c for r in read_mbox(g.mbox, source="x", max_body_bytes=cfg.import_max_body_bytes)
                  if r.item for c in chunk_text(r.item.text, cfg.chunk_bytes)]
         load0 = os.getloadavg()[0]
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         vecs = np.concatenate([e5.embed_passages(texts[i:i + 32]) for i in range(0, len(texts), 32)])
-        raw = time.perf_counter() - t0
+        raw, raw_cpu = time.perf_counter() - t0, time.process_time() - c0
         rows.append(("e5 alone (the same texts, batches of 32)", "e5", len(texts), 0, 0, raw,
-                     (load0, os.getloadavg()[0])))
+                     raw_cpu, (load0, os.getloadavg()[0])))
         table_vecs = dict(zip(texts, vecs, strict=True))
         clock = FrozenClock(START + timedelta(days=SPAN_DAYS + 10))
+        batched_stream = pipeline.Ingestor.triage_and_save_stream
         for label in ("e5", "precomputed"):
-            for mode, size in (("one by one", 1), ("batched", pipeline.BATCH_SIZE)):
+            for mode in ("one by one", "batched"):
                 emb = e5 if label == "e5" else PrecomputedEmbedder(e5, table_vecs)
-                pipeline.BATCH_SIZE = source.BATCH_SIZE = size
+                pipeline.Ingestor.triage_and_save_stream = (  # type: ignore[method-assign]
+                    one_by_one if mode == "one by one" else batched_stream)
                 name = f"{mode.replace(' ', '')}-{label}"
                 with Mind.open(name, config=cfg, embedder=emb, clock=clock) as mind:
                     warm(mind)
+                    _claims_cached.cache_clear()  # every row reads the texts for the first time
+                    _find_entities.cache_clear()
                     load0 = os.getloadavg()[0]
-                    t0 = time.perf_counter()
+                    t0, c0 = time.perf_counter(), time.process_time()
                     rep = mind.import_mbox(g.mbox)
-                    secs = time.perf_counter() - t0
+                    secs, cpu = time.perf_counter() - t0, time.process_time() - c0
                     mems = _all(mind, MemoryFilter(include_superseded=True))
                     by_id = {m.id: m.content for m in mems}
                     states[name] = sorted((m.content, by_id.get(m.superseded_by or ""))
                                           for m in mems)
                     sup = sum(1 for m in mems if m.superseded_by)
                     rows.append((f"agent path, {mode} (import_mbox)", label, rep.items,
-                                 rep.saved, sup, secs, (load0, os.getloadavg()[0])))
-        pipeline.BATCH_SIZE = source.BATCH_SIZE = 32
+                                 rep.saved, sup, secs, cpu, (load0, os.getloadavg()[0])))
+        pipeline.Ingestor.triage_and_save_stream = batched_stream  # type: ignore[method-assign]
     raw_rate = rows[0][2] / rows[0][5]
     out = Table(title=f"Agent-path ingest of {n} emails (SQLite, heuristic brain, e5 "
                       f"{threads} threads)")
     for col in ("row", "embedder", "items", "saved", "superseded", "seconds", "items/s",
-                "× e5 alone", "load avg"):
+                "× e5 alone", "CPU ms/item", "load avg"):
         out.add_column(col, justify="left" if col in ("row", "embedder") else "right")
-    for row, label, items, saved, sup, secs, (l0, l1) in rows:
+    for row, label, items, saved, sup, secs, cpu, (l0, l1) in rows:
         rate = items / secs
         out.add_row(row, label, str(items), str(saved), str(sup), f"{secs:.1f}", f"{rate:,.1f}",
-                    f"{rate / raw_rate:.2f}", f"{l0:.1f} → {l1:.1f}")
+                    f"{rate / raw_rate:.2f}", f"{cpu / items * 1000:.0f}", f"{l0:.1f} → {l1:.1f}")
     console.print(out)
     same = all(states[k] == states["onebyone-e5"] for k in states)
     console.print(f"same memories and supersessions in all four agent-path minds: {same}")
