@@ -194,6 +194,7 @@ def ablations() -> dict[str, SearchConfig]:
         "relevance-no-coverage": replace(b, name="relevance-no-coverage", bm25_coverage=False),
         "relevance-no-newer": replace(b, name="relevance-no-newer", newer_wins=False),
         "relevance-no-slot": replace(b, name="relevance-no-slot", slot_first=False),
+        "relevance-no-update": replace(b, name="relevance-no-update", update_first=False),
         "relevance-coverage^2": replace(b, name="relevance-coverage^2", bm25_coverage_power=2.0),
         "relevance+recency": replace(b, name="relevance+recency", recency_intent=True),
         # issue 15's levers
