@@ -204,6 +204,10 @@ def ablations() -> dict[str, SearchConfig]:
                                           bm25_b=0.3),
         "relevance+rewrites": replace(b, name="relevance+rewrites", rewrites=3),
         "relevance-no-speaker": replace(b, name="relevance-no-speaker", participant_shift=0.0),
+        "relevance-no-context": replace(b, name="relevance-no-context", context_window=0),
+        "relevance-context-1": replace(b, name="relevance-context-1", context_window=1),
+        "relevance-context-no-seeds": replace(b, name="relevance-context-no-seeds",
+                                              context_seeds=0),
         "relevance-pool-100": replace(b, name="relevance-pool-100", pool=100),
         "relevance-pool-200": replace(b, name="relevance-pool-200", pool=200),
         **{
@@ -279,11 +283,38 @@ class CachedEmbedder:
             np.savez(self._qcache, **self._q)
 
 
+def group_turns(conv: Conversation, per_memory: int) -> tuple[Conversation, dict[str, str]]:
+    """`conv` with every `per_memory` consecutive turns of a session as one turn (longer,
+    multi-speaker memories: the first speaker leads, the others' lines follow as
+    "Speaker: text"), and each original dia_id -> the dia_id of the unit holding it."""
+    if per_memory <= 1:
+        return conv, {t.dia_id: t.dia_id for s in conv.sessions for t in s.turns}
+    alias: dict[str, str] = {}
+    sessions = []
+    for sess in conv.sessions:
+        units = []
+        for a in range(0, len(sess.turns), per_memory):
+            blk = sess.turns[a : a + per_memory]
+            head = blk[0]
+            lead = f"{head.text} [image: {head.caption}]" if head.caption else head.text
+            units.append(Turn(head.dia_id, head.speaker, "\n".join(
+                [lead, *(t.content for t in blk[1:])])))
+            alias.update((t.dia_id, head.dia_id) for t in blk)
+        sessions.append(Session(sess.index, sess.date, units))
+    return Conversation(conv.sample_id, sessions, conv.questions), alias
+
+
 def build_mind(
-    conv: Conversation, embedder: Any, home: Path, name: str, dsn: str | None = None
+    conv: Conversation, embedder: Any, home: Path, name: str, dsn: str | None = None,
+    *, one_session: bool = False, per_memory: int = 1,
 ) -> tuple[Mind, dict[str, str]]:
     """A mind holding `conv`, replayed session by session; returns it and dia_id -> memory id.
-    With `dsn`, the mind lives on that PostgreSQL server (schema per mind) instead of SQLite."""
+    With `dsn`, the mind lives on that PostgreSQL server (schema per mind) instead of SQLite.
+    `one_session` files every turn under one session with `t` running on across LoCoMo's
+    sessions (each keeps its date); `per_memory` > 1 saves that many consecutive turns as one
+    memory (`group_turns`): both check that a lever does not live on LoCoMo's session
+    structure or its short turns."""
+    conv, alias = group_turns(conv, per_memory)
     first = next((s.date for s in conv.sessions if s.date), datetime(2023, 1, 1, tzinfo=UTC))
     clock = FrozenClock(first)
     if dsn is None:
@@ -297,6 +328,7 @@ def build_mind(
         )
     dia: dict[str, str] = {}
     last = first
+    offset = 0
     for sess in conv.sessions:
         if not sess.turns:
             continue
@@ -307,16 +339,17 @@ def build_mind(
             {
                 "content": t.content,
                 "occurred_at": when,
-                "session_id": f"session-{sess.index}",
-                "t": j,
+                "session_id": "session-all" if one_session else f"session-{sess.index}",
+                "t": offset + j if one_session else j,
                 "metadata": {"dia_id": t.dia_id},
             }
             for j, t in enumerate(sess.turns)
         ]
+        offset += len(sess.turns)
         for t, mid in zip(sess.turns, mind.add_many(items), strict=True):
             dia[t.dia_id] = mid
     clock.set(last + timedelta(days=1))
-    return mind, dia
+    return mind, {d: dia[u] for d, u in alias.items() if u in dia}
 
 
 def score(ranked_ids: list[str], evidence: set[str], k: int) -> tuple[float, float]:
@@ -453,7 +486,10 @@ def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
             minds = {}
             session_of: dict[int, dict[str, str]] = {}
             for i in picked:
-                minds[i] = build_mind(convs[i], emb, Path(tmp), f"conv{i}", dsn=dsn)
+                minds[i] = build_mind(
+                    convs[i], emb, Path(tmp), f"conv{i}", dsn=dsn,
+                    one_session=args.one_session, per_memory=args.turns_per_memory,
+                )
                 session_of[i] = {
                     m.id: m.session_id or "" for m in minds[i][0].store.list(limit=100_000)
                 }
@@ -595,6 +631,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--cache", help="directory caching passage embeddings between runs")
     ap.add_argument("--ablations", action="store_true", help="also run lever ablations")
     ap.add_argument("--no-brain", action="store_true", help="no query rewriting/re-ranking")
+    ap.add_argument("--one-session", action="store_true",
+                    help="every turn in one session, t running on (no LoCoMo session units)")
+    ap.add_argument("--turns-per-memory", type=int, default=1,
+                    help="save this many consecutive turns as one memory (longer memories)")
     ap.add_argument("--backend", default="sqlite", choices=("sqlite", "postgres"))
     ap.add_argument("--dsn", help="PostgreSQL DSN (default: start an embedded server)")
     args = ap.parse_args(argv)

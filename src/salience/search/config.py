@@ -64,9 +64,13 @@ class SearchConfig:
             with no explicit date, scale candidates by up to `time_boost` by their position
             in time (newest most): the newest statement of a changing fact wins. Off by
             default: on LoCoMo it measured −0.003 R@10 (0.659 → 0.656, e5/formula).
-        context_window: neighbouring turns (same session, |Δt| ≤ window) whose score spills
-            over to a hit; 0 disables it.
-        context_weight: the share of a neighbour's score that spills over.
+        context_window: neighbouring turns (same session, |Δt| ≤ window; the chunks of one
+            item share its `t`) whose relevance spills over to a hit; 0 disables it.
+        context_weight: the share of a neighbour's relevance above the candidates' median
+            that spills over (`rank.spread_context`).
+        context_seeds: the neighbours of this many top candidates join the candidates before
+            the spill-over (a reply is found through the turn it answers, though it shares no
+            word with the query); 0 spreads among the gathered candidates only.
         formula_bm25_scale: the BM25 term of the formula is `scale · raw / max raw` over the
             candidate set (see `rank.normalise_bm25`).
         rerank: re-rank the top hits with the brain when it is a real LLM.
@@ -110,6 +114,7 @@ class SearchConfig:
     recency_intent: bool = False
     context_window: int = 0
     context_weight: float = 0.0
+    context_seeds: int = 20
     formula_bm25_scale: float = 0.1
     rerank: bool = True
     prior_weight: float = 0.03
@@ -136,9 +141,11 @@ PRESETS: Mapping[str, SearchConfig] = MappingProxyType(
     {
         # relevance first (design A's relevance terms), priors within a band of 0.03; one
         # query embedding (the heuristic rewrites measured ±0), participants named in the
-        # query lift their memories (issue 15, docs/benchmarks.md)
+        # query lift their memories, turns within 2 of the top candidates share their
+        # relevance (issue 15, docs/benchmarks.md)
         "relevance": SearchConfig(
-            name="relevance", ranking="bounded", rewrites=0, participant_shift=0.02
+            name="relevance", ranking="bounded", rewrites=0, participant_shift=0.02,
+            context_window=2, context_weight=0.3,
         ),
         # design A: the linear formula over text + vector + entity candidates
         "formula": SearchConfig(name="formula", ranking="formula"),

@@ -175,14 +175,14 @@ class Recall:
         ids = list(dict.fromkeys(c.id for cands in got.lists.values() for c in cands))
         memories = {m.id: m for m in self.store.get_many(ids)}
         now = self.clock.now()
-        ranked = self._rank(got, memories, cfg, now, distances, query)
-        if cfg.time_aware:
-            ranked = self._time_boost(query, ranked, memories, cfg, now)
-        if cfg.ranking == "bounded" and cfg.participant_shift > 0:
-            ranked = participant_boost(ranked, memories, query, cfg.participant_shift)
+        ranked = self._score(query, got, memories, cfg, now, distances)
         if cfg.context_window > 0 and cfg.context_weight > 0:
+            seeds = [memories[i] for i, _, _ in ranked[: cfg.context_seeds]]
+            if self._add_neighbours(seeds, memories, cfg.context_window, flt):
+                ranked = self._score(query, got, memories, cfg, now, distances)
             ranked = R.spread_context(
-                ranked, _neighbours(memories, cfg.context_window), cfg.context_weight
+                ranked, _neighbours(memories, cfg.context_window), cfg.context_weight,
+                floor=R.median_score(ranked),
             )
         if cfg.entity_hops:
             ranked = self._hop(ranked, memories, cfg, limit, flt)
@@ -220,6 +220,50 @@ class Recall:
             return float(va @ vb) if va is not None and vb is not None else None
 
         return update_first(query, ranked, memories, similarity, gate, window=window)
+
+    def _score(
+        self,
+        query: str,
+        got: Gathered,
+        memories: Mapping[str, Memory],
+        cfg: SearchConfig,
+        now: Any,
+        distances: Mapping[str, int] | None,
+    ) -> list[R.Ranked]:
+        """The preset's ranking of `memories`, then the time match and the participant shift."""
+        ranked = self._rank(got, memories, cfg, now, distances, query)
+        if cfg.time_aware:
+            ranked = self._time_boost(query, ranked, memories, cfg, now)
+        if cfg.ranking == "bounded" and cfg.participant_shift > 0:
+            ranked = participant_boost(ranked, memories, query, cfg.participant_shift)
+        return ranked
+
+    def _add_neighbours(
+        self,
+        seeds: Sequence[Memory],
+        memories: dict[str, Memory],
+        window: int,
+        flt: MemoryFilter | None,
+    ) -> int:
+        """Add to `memories` the turns within `window` of each seed in its session (what the
+        search's filter lets through, superseded ones hidden); returns how many were added.
+        One read per distinct session of the seeds."""
+        want = neighbour_slots(seeds, window)
+        found: list[str] = []
+        for sid, ts in want.items():
+            found += [
+                m.id for m in self.store.session_frames(sid)
+                if m.t in ts and m.id not in memories
+            ]
+        if not found:
+            return 0
+        base = flt if flt is not None else MemoryFilter()
+        ids = [i for i in found if base.ids is None or i in base.ids]
+        if not ids:
+            return 0
+        added = self.store.list(replace(base, ids=ids), limit=len(ids))
+        memories.update((m.id, m) for m in added)
+        return len(added)
 
     def _agent_first(
         self, query: str, ranked: list[R.Ranked], memories: dict[str, Memory]
@@ -639,6 +683,16 @@ def newer_wins(
     scores = sorted((r[1] for r in head), reverse=True)
     head = [(i, sc, {**e, "score": sc}) for (i, _, e), sc in zip(head, scores, strict=True)]
     return head + tail
+
+
+def neighbour_slots(seeds: Sequence[Memory], window: int) -> dict[str, set[int]]:
+    """session id -> the turn numbers within `window` of a seed of that session (seeds
+    without a session or `t` have no neighbours). Pure."""
+    out: dict[str, set[int]] = {}
+    for m in seeds:
+        if m.session_id is not None and m.t is not None:
+            out.setdefault(m.session_id, set()).update(range(m.t - window, m.t + window + 1))
+    return out
 
 
 def _neighbours(memories: Mapping[str, Memory], window: int) -> dict[str, list[str]]:

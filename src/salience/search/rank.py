@@ -329,12 +329,17 @@ def spread_context(
     ranked: Sequence[Ranked],
     neighbours: Mapping[str, Sequence[str]],
     weight: float,
+    *,
+    floor: float = 0.0,
 ) -> list[Ranked]:
-    """Neighbouring-turn context: each entry gains `weight` × the best score among its
-    neighbours (ids in `neighbours[id]` that are themselves ranked). Scores must be ≥ 0."""
+    """Neighbouring-turn context: each entry gains `weight` × how far the best score among its
+    neighbours (ids in `neighbours[id]` that are themselves ranked) rises above `floor`
+    (0 = plain scores, which must then be ≥ 0; the default search passes the candidates'
+    median, `median_score`, so only a neighbour more relevant than a typical candidate lends
+    anything)."""
     if weight <= 0:
         return list(ranked)
-    base = {mid: max(s, 0.0) for mid, s, _ in ranked}
+    base = {mid: max(s - floor, 0.0) for mid, s, _ in ranked}
     out: list[Ranked] = []
     for mid, s, expl in ranked:
         near = [base[n] for n in neighbours.get(mid, ()) if n in base]
@@ -342,3 +347,12 @@ def spread_context(
         out.append((mid, s + bonus, {**expl, "context_bonus": bonus, "score": s + bonus}))
     out.sort(key=lambda r: (-r[1], r[0]))
     return out
+
+
+def median_score(ranked: Sequence[Ranked]) -> float:
+    """The median score of `ranked` (0 when empty)."""
+    if not ranked:
+        return 0.0
+    scores = sorted(s for _, s, _ in ranked)
+    mid = len(scores) // 2
+    return scores[mid] if len(scores) % 2 else (scores[mid - 1] + scores[mid]) / 2.0

@@ -1,0 +1,72 @@
+"""Neighbouring-turn context (issue 15): the turns next to the top candidates join the pool and
+borrow their relevance above the candidates' median (hash embedder; quality is measured in
+bench/locomo.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from salience.config import Config
+from salience.mind import Mind
+from salience.models import Memory, MemoryFilter
+from salience.search import rank as R
+from salience.search.config import get_preset
+from salience.search.pipeline import neighbour_slots
+
+
+def test_spread_context_floor_lends_only_above_it() -> None:
+    ranked = [("a", 0.9, {}), ("b", 0.5, {}), ("c", 0.4, {}), ("d", 0.45, {})]
+    out = dict((i, s) for i, s, _ in R.spread_context(
+        ranked, {"c": ["a"], "d": ["b"]}, 0.5, floor=0.5))
+    assert out["c"] == pytest.approx(0.4 + 0.5 * 0.4)  # a is 0.4 above the floor
+    assert out["d"] == pytest.approx(0.45)  # b is at the floor: lends nothing
+
+
+def test_median_score() -> None:
+    assert R.median_score([]) == 0.0
+    assert R.median_score([("a", 3.0, {}), ("b", 1.0, {}), ("c", 2.0, {})]) == 2.0
+    assert R.median_score([("a", 3.0, {}), ("b", 1.0, {})]) == 2.0
+
+
+def test_neighbour_slots_by_session_and_turn() -> None:
+    seeds = [
+        Memory(content="x", session_id="s1", t=5),
+        Memory(content="y", session_id="s1", t=9),
+        Memory(content="z", session_id="s2", t=0),
+        Memory(content="no session"),
+    ]
+    assert neighbour_slots(seeds, 1) == {"s1": {4, 5, 6, 8, 9, 10}, "s2": {-1, 0, 1}}
+
+
+def test_reply_found_through_the_turn_it_answers(config: Config, tmp_path) -> None:
+    """The reply shares no word with the question: without context it never enters the
+    candidates (pool of 1); with context it joins as the top hit's neighbour, the filter
+    still applies, and a turn two away stays out at window 1."""
+    mind = Mind.open(tmp_path / "c.db", config=config, embedder="hash")
+    try:
+        mind.add_many([f"filler note {i} on groceries and errands" for i in range(20)])
+        ids = mind.add_many([
+            {"content": "Melanie: what did you think of the book Becoming Nicole?",
+             "session_id": "s", "t": 0, "tags": ["asked"]},
+            {"content": "Caroline: it taught me self-acceptance and hope", "session_id": "s",
+             "t": 1},
+            {"content": "Caroline: anyway, lunch tomorrow?", "session_id": "s", "t": 2},
+        ])
+        ask, reply, later = ids
+        base = replace(get_preset("relevance"), pool=1, rewrites=0, entity_hops=False,
+                       context_window=0)
+        on = replace(base, context_window=1, context_weight=0.3, context_seeds=1)
+        q = "What did Caroline take away from the book Becoming Nicole?"
+        off_ids = [h.memory.id for h in mind.search(q, preset=base, feedback=False)]
+        assert ask in off_ids and reply not in off_ids
+        hits = mind.search(q, preset=on, feedback=False)
+        got = [h.memory.id for h in hits]
+        assert got[0] == ask and reply in got and later not in got
+        assert next(h for h in hits if h.memory.id == reply).explanation["context_bonus"] > 0
+        only_asked = MemoryFilter(tags=["asked"])
+        assert [h.memory.id for h in mind.search(q, preset=on, flt=only_asked, feedback=False)] \
+            == [ask]
+    finally:
+        mind.close()
