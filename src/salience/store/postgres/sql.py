@@ -204,20 +204,9 @@ VECTORS_BY_IDS = (
 )
 
 
-# Filter fragments (MemoryFilter → WHERE), combined by `filter_clause` in store.py. An empty
-# list matches nothing, as in SQLite.
-F_AND = " AND "  # each fragment is appended as F_AND + fragment
-F_NOT_SUPERSEDED = "m.superseded_by IS NULL"
-F_TYPES = "m.memory_type = ANY(%s::text[])"
-F_SOURCES = "m.source = ANY(%s::text[])"
-F_IMPORTANCE = "m.importance = ANY(%s::text[])"
+# Filter fragments of PostgreSQL's own (the others are shared), combined by relational/filters.py.
 F_TAGS = "m.tags && %s::text[]"
 F_ENTITIES = "m.entity_keys && %s::text[]"
-F_SESSION = "m.session_id = %s"
-F_SINCE = "m.created_at >= %s"
-F_UNTIL = "m.created_at < %s"
-F_MIN_SALIENCE = "m.salience >= %s"
-F_IDS = "m.id = ANY(%s::text[])"
 F_ID_PREFIX = "starts_with(m.id, %s)"
 
 # -- candidates ----------------------------------------------------------------------------------

@@ -69,6 +69,16 @@ def statements(d: Dialect, *, aliases: str) -> dict[str, str]:
     s["DELETE_BY_IDS"] = f"DELETE FROM {t('memories')} WHERE {any_('id')} RETURNING pk"
     #: a deleted memory takes the graph facts it was the evidence of with it
     s["DELETE_RELATIONS_OF"] = f"DELETE FROM {t('kg_relations')} WHERE {any_('memory_id')}"
+    # filter fragments over alias `m` (relational/filters.py; tags, entities and an id prefix
+    # are the backend's own)
+    s["F_NOT_SUPERSEDED"] = "m.superseded_by IS NULL"
+    for name, column in (("TYPES", "memory_type"), ("SOURCES", "source"),
+                         ("IMPORTANCE", "importance"), ("IDS", "id")):
+        s[f"F_{name}"] = any_(f"m.{column}")
+    s["F_SESSION"] = "m.session_id = ?"
+    s["F_SINCE"] = "m.created_at >= ?"
+    s["F_UNTIL"] = "m.created_at < ?"
+    s["F_MIN_SALIENCE"] = "m.salience >= ?"
     s["STATS_BY_TYPE"] = f"SELECT memory_type, count(*) FROM {t('memories')} GROUP BY memory_type"
     s["STATS_SUPERSEDED"] = (
         f"SELECT count(*) FROM {t('memories')} WHERE superseded_by IS NOT NULL"

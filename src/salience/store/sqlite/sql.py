@@ -257,18 +257,9 @@ PKS_MATCHING = "SELECT m.pk FROM memories m WHERE 1 = 1 {where}"
 FILTER_PKS = "SELECT m.pk FROM memories m WHERE m.pk IN ({marks}) {where}"
 
 
-# Filter fragments (MemoryFilter → WHERE), combined by `filter_clause` in filters.py.
-F_NOT_SUPERSEDED = "m.superseded_by IS NULL"
-F_TYPES = "m.memory_type IN ({marks})"
-F_SOURCES = "m.source IN ({marks})"
-F_IMPORTANCE = "m.importance IN ({marks})"
+# Filter fragments of SQLite's own (the others are shared), combined by relational/filters.py.
 F_TAGS = "m.pk IN (SELECT pk FROM memory_tags WHERE tag IN ({marks}))"
 F_ENTITIES = "m.pk IN (SELECT pk FROM memory_entities WHERE entity IN ({marks}))"
-F_SESSION = "m.session_id = ?"
-F_SINCE = "m.created_at >= ?"
-F_UNTIL = "m.created_at < ?"
-F_MIN_SALIENCE = "m.salience >= ?"
-F_IDS = "m.id IN ({marks})"
 F_ID_PREFIX = "m.id >= ? AND m.id < ?"  # [prefix, prefix + '\x7f'): ids are hex
 
 # -- stats -------------------------------------------------------------------------------------
