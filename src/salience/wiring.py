@@ -13,8 +13,10 @@ EU AI Act Art. 12); every service shares the one brain, so every call site is lo
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from .llm.base import Recorder
@@ -35,19 +37,46 @@ if TYPE_CHECKING:
 #: What `Mind.open(brain=...)` takes: a `Brain`, or a factory given the mind's recorder
 #: (`lambda on_call: make_brain(config, on_call=on_call)`) so its calls are logged.
 BrainFactory = Callable[[Recorder], Brain]
+log = logging.getLogger("salience.llm")
 EmbedTexts = Callable[[Sequence[str]], "np.ndarray"]
 
 
 class InteractionLog:
     """The `on_call` recorder: one `ai_interactions` row per model call (never raises into
-    the caller — `salience.llm.base.emit` logs and drops a failing record)."""
+    the caller — `salience.llm.base.emit` logs and drops a failing record). Inside
+    `batched()` (a batch of ingested items) a thread's rows are written together when the
+    block ends."""
 
     def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
+        self._local = threading.local()
 
     def __call__(self, record: InteractionRecord) -> None:
+        pending: list[InteractionRecord] | None = getattr(self._local, "pending", None)
+        if pending is not None:
+            pending.append(record)
+            return
         self.store.record_interactions([record], at=self.clock.now())
+
+    @contextmanager
+    def batched(self) -> Iterator[None]:
+        """Buffer this thread's records until the block ends (an error too), then write them
+        in one store call; a nested block writes at the outer one's end."""
+        if getattr(self._local, "pending", None) is not None:
+            yield
+            return
+        self._local.pending = []
+        try:
+            yield
+        finally:
+            records, self._local.pending = self._local.pending, None
+            if records:
+                try:
+                    self.store.record_interactions(records, at=self.clock.now())
+                except Exception as e:  # as `emit`: a failing log never fails the caller
+                    log.warning("%d interaction records dropped (%s: %s)", len(records),
+                                type(e).__name__, e)
 
 
 class MindServices:
@@ -105,6 +134,7 @@ class MindServices:
                 self._ingest = IngestService(
                     self.store, config=self.config, clock=self.clock,
                     embed=self._embed_passages, brain=self.brain,
+                    batched_log=self.recorder.batched,
                 )
             return self._ingest
 

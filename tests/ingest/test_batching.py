@@ -59,14 +59,15 @@ class Counting(HashEmbedder):
         return super().embed_passages(texts)
 
 
-def _import_all(home: Path, name: str, files: Any, emb: Counting) -> tuple[list, list, list]:
+def _import_all(home: Path, name: str, files: Any, emb: Counting) -> tuple[list, ...]:
     cfg = Config(home=home, embedder="hash")
     with Mind.open(name, config=cfg, embedder=emb, clock=FrozenClock(CLOCK_AT)) as m:
         reports = [m.import_mbox(files.mbox).to_dict(), m.import_chat(files.chat).to_dict(),
                    m.import_ics(files.ics).to_dict()]
         for r in reports:
             r.pop("source")
-        return _state(m), _events(m), reports
+        calls = sorted(c["call_site"] for c in m.store.interactions(limit=100_000))
+        return _state(m), _events(m), reports, calls
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +86,8 @@ def test_batched_import_stores_and_supersedes_what_one_by_one_does(
     one = Counting()
     single = _import_all(tmp_path / "s", "single", files, one)
     assert len(one.calls) >= sum(r["saved"] for r in single[2])
-    state, events, reports = batched
+    state, events, reports, calls = batched
+    assert calls == single[3] and len(calls) > 100  # every model call logged (in fewer writes)
     assert reports == single[2]
     # one embedding call per batch of 32: 40 emails, 40 chat lines, 20 events -> 2 + 2 + 1
     saved = sum(r["saved"] for r in reports)

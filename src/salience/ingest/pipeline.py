@@ -147,17 +147,21 @@ class Ingestor:
         every check against the mind happens in order after the items before it committed.
         Yields the outcomes of each batch when it is done."""
         heads: set[str] = set()
-        with self.batched_log(), ThreadPoolExecutor(1, thread_name_prefix="salience-embed") as pool:
+        with ThreadPoolExecutor(1, thread_name_prefix="salience-embed") as pool:
             pending: _Batch | None = None
             for items in batches:
-                cur = self._triage_batch(items, heads)
-                admitted = [s for s in cur.steps.values() if s.records is not None]
-                cur.embedded = pool.submit(self._embed_together, admitted)
-                if pending is not None:
-                    yield self._finish_batch(pending)
+                with self.batched_log():  # this step's model calls: logged in one write
+                    cur = self._triage_batch(items, heads)
+                    admitted = [s for s in cur.steps.values() if s.records is not None]
+                    cur.embedded = pool.submit(self._embed_together, admitted)
+                    done = self._finish_batch(pending) if pending is not None else None
+                if done is not None:
+                    yield done
                 pending = cur
             if pending is not None:
-                yield self._finish_batch(pending)
+                with self.batched_log():
+                    done = self._finish_batch(pending)
+                yield done
 
     def _triage_batch(self, items: Sequence[Pair], heads: set[str]) -> _Batch:
         """Phase 1 of a batch: triage every item that does not repeat an earlier one."""

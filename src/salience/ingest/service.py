@@ -7,7 +7,8 @@ It is given the mind's one `Brain` (built with its `ai_interactions` recorder by
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
@@ -33,15 +34,18 @@ class IngestService:
     """Ingestion of one mind, built once per mind by `salience.wiring.MindServices`."""
 
     def __init__(
-        self, store: Store, *, config: Config, clock: Clock, embed: Embed, brain: Brain
+        self, store: Store, *, config: Config, clock: Clock, embed: Embed, brain: Brain,
+        batched_log: Callable[[], AbstractContextManager[object]] = nullcontext,
     ) -> None:
         """`brain` is the mind's one brain (`salience.wiring.MindServices.brain`), whose
-        recorder logs every model call in `ai_interactions`."""
+        recorder logs every model call in `ai_interactions`; `batched_log` (the recorder's
+        `batched`) writes a batch's rows together."""
         self.store = store
         self.config = config
         self.clock = clock
         self.brain = brain
         self._embed = embed
+        self._batched_log = batched_log
         self._ingestor: Ingestor | None = None
 
     @property
@@ -51,6 +55,7 @@ class IngestService:
                 self.store, brain=self.brain, embed=self._embed, config=self.config,
                 clock=self.clock,
             )
+            self._ingestor.batched_log = self._batched_log
         return self._ingestor
 
     # -- the four paths ---------------------------------------------------------------------------
