@@ -111,15 +111,19 @@ def mcp(
     allow_remote: Annotated[
         bool, typer.Option("--allow-remote", help="HTTP: allow a non-loopback host (no auth!).")
     ] = False,
+    create: Annotated[
+        bool, typer.Option("--create", help="Create the mind if it does not exist.")
+    ] = False,
 ) -> None:
-    """Run the MCP server for one mind (needs the `mcp` extra)."""
+    """Run the MCP server for one mind (needs the `mcp` extra). The mind must exist unless
+    --create: a typo is an error naming close minds, not a new empty mind."""
     if transport not in ("stdio", "http"):
         _fail(ValueError("--transport must be 'stdio' or 'http'"))
     try:
         from .mcp import run
 
         kind: Literal["stdio", "http"] = "http" if transport == "http" else "stdio"
-        run(mind, transport=kind, host=host, port=port, allow_remote=allow_remote)
+        run(mind, transport=kind, host=host, port=port, allow_remote=allow_remote, create=create)
     except (ImportError, SalienceError) as e:
         _fail(e)
 
