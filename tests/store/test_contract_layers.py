@@ -216,6 +216,14 @@ def test_session_frames_filters_and_order(store):
     assert [m.frame_type for m in store.session_frames("s")] == ["I", "P", "P", "P"]
 
 
+def test_session_turns_is_a_window_of_one_session(store):
+    store.insert([mem(f"a{k}", k, session_id="a", t=k) for k in range(6)]
+                 + [mem("b2", 9, session_id="b", t=2)])
+    assert [m.content for m in store.session_turns("a", 2, 4)] == ["a2", "a3", "a4"]
+    assert [m.content for m in store.session_turns("b", -1, 3)] == ["b2"]
+    assert store.session_turns("a", 7, 9) == []
+
+
 def test_orphaned_patch_stays_updatable(store):
     i1 = mem("v1", 0, session_id="s")
     store.insert([i1])

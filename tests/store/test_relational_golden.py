@@ -51,7 +51,7 @@ RENAMED = {
     ("postgres", "PK_BY_ID"): "PK_BY_ID_LAYERS",
 }
 #: shared statements a backend did not have before
-ADDED = {("sqlite", "FAILED_BY_IDS")}
+ADDED = {("sqlite", "FAILED_BY_IDS"), ("sqlite", "SESSION_TURNS"), ("postgres", "SESSION_TURNS")}
 
 ALIASES = {
     "sqlite": GOLDEN["sqlite"]["_ALIASES"],

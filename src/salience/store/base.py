@@ -129,6 +129,11 @@ class LayerStore(Protocol):
         """Memories of a session (superseded ones included) ordered by `t`."""
         ...
 
+    def session_turns(self, session_id: str, t_from: int, t_to: int) -> list[Memory]:
+        """Memories of a session with `t_from` ≤ t ≤ `t_to` (superseded ones included),
+        ordered by `t`: one window of turns (the search's neighbouring-turn context)."""
+        ...
+
     def visible_as_of(self, ids: Sequence[str], as_of: datetime) -> set[str]:
         """The ids among `ids` created at or before `as_of` and not yet superseded then."""
         ...

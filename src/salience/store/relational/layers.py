@@ -191,6 +191,10 @@ class LayersCore(RelationalCore):
         params = (session_id, ft, ft, base_frame_id, base_frame_id)
         return [self._memory(r) for r in self._all("SESSION_FRAMES", params)]
 
+    def session_turns(self, session_id: str, t_from: int, t_to: int) -> list[Memory]:
+        params = (session_id, int(t_from), int(t_to))
+        return [self._memory(r) for r in self._all("SESSION_TURNS", params)]
+
     def visible_as_of(self, ids: Sequence[str], as_of: datetime) -> set[str]:
         t = self._dialect.ts(as_of)
         return {r[0] for r in self._all_in("VISIBLE_AS_OF", ids, after=(t, t))}

@@ -54,6 +54,8 @@ def statements(d: Dialect, *, aliases: str) -> dict[str, str]:
         select + f" WHERE m.session_id = ? AND ({typed('text')} IS NULL OR m.frame_type = ?) "
         f"AND ({typed('text')} IS NULL OR m.base_frame_id = ?) ORDER BY m.t, m.pk"
     )
+    #: a window of a session's turns (neighbouring-turn context, issue 15)
+    s["SESSION_TURNS"] = select + " WHERE m.session_id = ? AND m.t BETWEEN ? AND ? ORDER BY m.t, m.pk"
     s["LIST_MEMORIES"] = (
         select + f" WHERE {d.true} {{where}} ORDER BY {{order}} LIMIT ? OFFSET ?"
     )
