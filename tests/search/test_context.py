@@ -13,7 +13,7 @@ from salience.mind import Mind
 from salience.models import Memory, MemoryFilter
 from salience.search import rank as R
 from salience.search.config import get_preset
-from salience.search.pipeline import neighbour_slots
+from salience.search.pipeline import neighbour_slots, runs
 
 
 def test_spread_context_floor_lends_only_above_it() -> None:
@@ -38,6 +38,9 @@ def test_neighbour_slots_by_session_and_turn() -> None:
         Memory(content="no session"),
     ]
     assert neighbour_slots(seeds, 1) == {"s1": {4, 5, 6, 8, 9, 10}, "s2": {-1, 0, 1}}
+    assert runs({4, 5, 6, 8, 9, 10}) == [(4, 6), (8, 10)]
+    assert runs({7, 1, 2, 3}) == [(1, 3), (7, 7)]
+    assert runs(set()) == []
 
 
 def test_reply_found_through_the_turn_it_answers(config: Config, tmp_path) -> None:

@@ -247,14 +247,13 @@ class Recall:
     ) -> int:
         """Add to `memories` the turns within `window` of each seed in its session (what the
         search's filter lets through, superseded ones hidden); returns how many were added.
-        One read per distinct session of the seeds."""
-        want = neighbour_slots(seeds, window)
+        One read per run of overlapping windows (`Store.session_turns`), then one filtered
+        read of the new ones."""
         found: list[str] = []
-        for sid, ts in want.items():
-            found += [
-                m.id for m in self.store.session_frames(sid)
-                if m.t in ts and m.id not in memories
-            ]
+        for sid, ts in neighbour_slots(seeds, window).items():
+            for lo, hi in runs(ts):
+                found += [m.id for m in self.store.session_turns(sid, lo, hi)
+                          if m.id not in memories]
         if not found:
             return 0
         base = flt if flt is not None else MemoryFilter()
@@ -692,6 +691,18 @@ def neighbour_slots(seeds: Sequence[Memory], window: int) -> dict[str, set[int]]
     for m in seeds:
         if m.session_id is not None and m.t is not None:
             out.setdefault(m.session_id, set()).update(range(m.t - window, m.t + window + 1))
+    return out
+
+
+def runs(values: set[int]) -> list[tuple[int, int]]:
+    """`values` as inclusive runs of consecutive integers, in order ({1, 2, 3, 7} →
+    [(1, 3), (7, 7)]). Pure."""
+    out: list[tuple[int, int]] = []
+    for v in sorted(values):
+        if out and v == out[-1][1] + 1:
+            out[-1] = (out[-1][0], v)
+        else:
+            out.append((v, v))
     return out
 
 
