@@ -114,7 +114,7 @@ class SearchConfig:
     recency_intent: bool = False
     context_window: int = 0
     context_weight: float = 0.0
-    context_seeds: int = 20
+    context_seeds: int = 10
     formula_bm25_scale: float = 0.1
     rerank: bool = True
     prior_weight: float = 0.03

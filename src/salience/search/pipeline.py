@@ -247,16 +247,18 @@ class Recall:
     ) -> int:
         """Add to `memories` the turns within `window` of each seed in its session (what the
         search's filter lets through, superseded ones hidden); returns how many were added.
-        One read per run of overlapping windows (`Store.session_turns`), then one filtered
-        read of the new ones."""
-        found: list[str] = []
+        One read per run of overlapping windows (`Store.session_turns`); with a filter, one
+        filtered read of the new ones."""
+        got: dict[str, Memory] = {}
         for sid, ts in neighbour_slots(seeds, window).items():
             for lo, hi in runs(ts):
-                found += [m.id for m in self.store.session_turns(sid, lo, hi)
-                          if m.id not in memories]
-        if not found:
-            return 0
-        base = flt if flt is not None else MemoryFilter()
+                got.update((m.id, m) for m in self.store.session_turns(sid, lo, hi)
+                           if m.id not in memories and m.superseded_by is None)
+        if flt is None or not got:  # the default filter only hides superseded memories
+            memories.update(got)
+            return len(got)
+        found = list(got)
+        base = flt
         ids = [i for i in found if base.ids is None or i in base.ids]
         if not ids:
             return 0
