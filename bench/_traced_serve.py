@@ -4,7 +4,8 @@ Each SIGUSR1 appends a line to `DIR/trace.txt`: the Python heap (allocated block
 own heap (`sqlite3_memory_used`: page caches, statements — what tracemalloc cannot see) and
 the fill of the process-wide caches (claims, hash-embedder buckets). With
 `SALIENCE_SOAK_TRACE_TOP=1` the server runs under tracemalloc (~2x slower, each snapshot
-stalls it) and the line adds the 25 source lines whose allocations grew most.
+stalls it) and the line adds the 25 source lines whose allocations grew most;
+`SALIENCE_SOAK_CACHE_SIZE=N` shrinks those two caches to N entries.
 """
 
 from __future__ import annotations
@@ -63,7 +64,21 @@ def dump(_signum: int, _frame: object) -> None:
         f.write("\n".join(lines) + "\n")
 
 
+def shrink_caches(size: int) -> None:
+    """Diagnosis (`SALIENCE_SOAK_CACHE_SIZE=N`): the claims and bucket caches hold N entries, so a
+    soak shows whether anything but them grows."""
+    from functools import lru_cache
+
+    from salience.embed import hash as hash_embed
+    from salience.llm.heuristic import claims
+
+    claims._claims_cached = lru_cache(maxsize=size)(claims._claims_of)
+    hash_embed._bucket = lru_cache(maxsize=size)(hash_embed._bucket.__wrapped__)
+
+
 if __name__ == "__main__":
+    if os.environ.get("SALIENCE_SOAK_CACHE_SIZE"):
+        shrink_caches(int(os.environ["SALIENCE_SOAK_CACHE_SIZE"]))
     if os.environ.get("SALIENCE_SOAK_TRACE_TOP") == "1":
         tracemalloc.start(1)  # slows the server ~2x, and each snapshot stalls it for seconds
     signal.signal(signal.SIGUSR1, dump)
