@@ -202,3 +202,25 @@ def test_paradigm_shift_reconsolidates_the_profile_end_to_end(make_mind, clock):
     # the flag is gone: the next run is an ordinary one
     clock.advance(hours=5)
     assert mind.cognitive_run().paradigm_shift is False
+
+
+def test_a_change_the_engine_cannot_read_outdates_the_profile_value(make_mind, clock):
+    """Issue 14 (held-out phrasing): "keiko got promoted … now i report to some guy called
+    Ravi" names the old manager while announcing a change; the profile must stop saying
+    "manager Keiko" even though no new manager was read. A time word alone ("I love Lisbon
+    now") outdates nothing."""
+    mind = make_mind("ada")
+    say(mind, clock, "My manager is Keiko, she's super chill.", "Good to know.")
+    say(mind, clock, "I live in Lisbon.", "Lovely city.")
+    mind.cognitive_run()
+    before = mind.profile.get().attributes
+    assert "Keiko" in json.dumps(before) and before.get("residence") == "Lisbon"
+    clock.advance(days=20)
+    say(mind, clock, "keiko got promoted to VP so now i report to some guy from sales",
+        "Thanks for letting me know.")
+    say(mind, clock, "I love Lisbon now that spring is here", "It is beautiful in spring.")
+    mind.cognitive_run()
+    after = mind.profile.get()
+    assert "keiko" not in json.dumps(after.attributes).lower()
+    assert "keiko" not in mind.profile.to_context().lower()
+    assert after.attributes.get("residence") == "Lisbon"

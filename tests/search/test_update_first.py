@@ -196,3 +196,34 @@ def test_the_noun_of_a_new_value_is_a_topic_word() -> None:
     new = mem("b", "k. new number 0157 5559988, old sim died", 30)
     assert updates_above([old, new], never_close, gate, query="what's my phone number?") == {
         "a": "b"}
+
+
+@pytest.mark.parametrize("text", [
+    "if I moved to Porto I would finally have a sea view",
+    "we're not moving to Berlin after all, the flat fell through",
+    "thinking about switching jobs, maybe to a startup",
+    "should I move to Lisbon now?",
+    "she said she moved to Graz last year",
+])
+def test_hypotheticals_denials_questions_and_reports_announce_nothing(text: str) -> None:
+    assert not announces_update(f"User: {text}\nAssistant: Noted.")
+
+
+def test_another_persons_change_is_no_update_of_the_users_fact() -> None:
+    mine = mem("a", "I live in Munich, near the English Garden", 0)
+    tom = mem("b", "Tom just moved to Berlin now, crazy", 30)
+    brother = mem("c", "my brother moved to Hamburg now", 30)
+    q = "Where do I live?"
+    assert updates_above([mine, tom], lambda a, b: 0.99, gate, query=q) == {}
+    assert updates_above([mine, brother], lambda a, b: 0.99, gate, query=q) == {}
+    # the same person's own update still counts
+    toms = mem("d", "Tom lives in Munich", 0)
+    assert updates_above([toms, tom], lambda a, b: 0.99, gate, query="Where does Tom live?") == {
+        "d": "b"}
+
+
+def test_a_new_child_updates_the_childrens_count() -> None:
+    old = mem("a", "I have two daughters, 6 and 9.", 0)
+    new = mem("b", "and then there were three — our son Finn was born on Tuesday", 30)
+    assert updates_above([old, new], never_close, gate, query="How many children do I have?") == {
+        "a": "b"}

@@ -125,6 +125,58 @@ def live_text(profile: UserProfile, stale: set[str]) -> str:
     return render_attributes(kept, profile.traits) if kept or profile.traits else ""
 
 
+_FIRST_PERSON = frozenset({"i", "i'm", "im", "i've", "ive", "i'd", "we", "we're", "we've",
+                           "my", "our", "me", "us"})
+
+
+def outdated_attributes(profile: IdentityProfile, statements: Sequence[Memory]) -> set[str]:
+    """Attributes of `profile` whose value the user names again, after every memory the value
+    came from, in a statement announcing a change (pure): "keiko got promoted to VP so now i
+    report to some guy called Ravi" outdates manager Keiko, "i'm not vegetarian anymore" the
+    diet — whether or not the new value was read; a time word alone ("I love Lisbon now")
+    outdates nothing. A profile without the value is
+    better than one that states the old one in every system prompt.
+
+    `statements` are the user's own words (`user_statements`); an attribute without sources,
+    or whose sources are not among them, is kept."""
+    from ..llm.heuristic.discourse import announces_update
+    from ..llm.heuristic.lexicon import STOPWORDS
+    from ..llm.heuristic.text import words
+
+    by_id = {m.id: m for m in statements}
+    said = [
+        (m, m.occurred_at or m.created_at, {w.lower() for w in words(m.content)})
+        for m in statements if announces_update(m.content, strong=True)
+    ]
+    said = [(m, t, ws) for m, t, ws in said if t is not None and ws & _FIRST_PERSON]
+    out: set[str] = set()
+    for key, value in profile.attributes.items():
+        srcs = [by_id[i] for i in profile.sources.get(key) or () if i in by_id]
+        times = [m.occurred_at or m.created_at for m in srcs]
+        if not srcs or any(t is None for t in times):
+            continue
+        last = max(times)  # type: ignore[type-var]
+        named = {w.lower() for w in words(value) if len(w) >= 3} - STOPWORDS
+        if named and any(t > last and m.id not in {s.id for s in srcs} and named & ws
+                         for m, t, ws in said):
+            out.add(key)
+    return out
+
+
+def without_attributes(profile: IdentityProfile, keys: set[str]) -> IdentityProfile:
+    """`profile` without the attributes `keys` (its text re-rendered from what is left)."""
+    from dataclasses import replace as _replace
+
+    from ..llm.heuristic.identity import render_attributes
+
+    kept = {k: v for k, v in profile.attributes.items() if k not in keys}
+    return _replace(
+        profile, attributes=kept,
+        sources={k: v for k, v in profile.sources.items() if k not in keys},
+        profile=render_attributes(kept, profile.traits) if kept or profile.traits else "",
+    )
+
+
 def render_profile(text: str, budget_tokens: int = PROFILE_BUDGET_TOKENS) -> str:
     """The `# About the User` section of a profile text ("" when it is empty)."""
     lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]

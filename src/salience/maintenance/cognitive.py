@@ -29,7 +29,14 @@ from typing import TYPE_CHECKING, Any
 from ..clock import format_ts, parse_ts
 from ..embed.calibration import mind_threshold, text_forms
 from ..ingest.items import RECONSOLIDATE_KEY
-from ..layers.profile import PROFILE_TAG, ProfileLayer, UserProfile, user_statements
+from ..layers.profile import (
+    PROFILE_TAG,
+    ProfileLayer,
+    UserProfile,
+    outdated_attributes,
+    user_statements,
+    without_attributes,
+)
 from ..models import Memory, MemoryFilter, MemoryType, Source, validate_memory
 from ..store.maintenance import MaintenanceLogEntry
 from .triggers import Trigger, cluster_vectors, cognitive_trigger, reflection_groups
@@ -241,6 +248,9 @@ class CognitiveEngine:
             profile = self.brain.consolidate(
                 statements, previous=previous, paradigm_shift=shift is not None
             )
+            outdated = outdated_attributes(profile, statements)
+            if outdated:  # the user announced a change the engine could not read
+                profile = without_attributes(profile, outdated)
         else:
             from ..llm.brain import IdentityProfile
 

@@ -375,6 +375,42 @@ def updates_above(
     return out
 
 
+_THIRD_PERSON = re.compile(
+    r"^\s*(?:(?:my|our)\s+(?P<rel>\w+)(?:\s+(?P<rel2>\w+))?|(?P<pro>he|she|they)\b|"
+    r"(?P<name>[A-Z][a-z]+)(?:'s)?(?:\s+and\s+\w+)?\s+(?:is|was|has|had|got|just|finally|"
+    r"now|will|moved|started|quit|left|switched|changed|'s)\b)"
+)
+
+
+def _words_of(memory: Memory) -> frozenset[str]:
+    return frozenset(w.lower() for w in words(_said(memory)))
+
+
+def someone_else(memory: Memory) -> str | None:
+    """Who the memory's first sentence is about when it is not the speaker: a relative
+    ("my brother moved …" → "brother"), a name ("Tom just moved …" → "tom") or "he"/"she"/
+    "they"; None for the speaker's own statements."""
+    from ..llm.heuristic.lexicon import FIRST_NAMES, RELATIONS
+
+    m = _THIRD_PERSON.match(_said(memory))
+    if m is None:
+        return None
+    if m.group("rel"):
+        rel = next((w.lower() for w in (m.group("rel"), m.group("rel2") or "")
+                    if w.lower() in RELATIONS), None)
+        return rel
+    if m.group("pro"):
+        return m.group("pro").lower()
+    name = m.group("name").lower()
+    return name if name in FIRST_NAMES else None
+
+
+def _said(memory: Memory) -> str:
+    from ..llm.heuristic.discourse import segments
+
+    return " ".join(seg.text for seg in segments(statement_text(memory)))
+
+
 def _two_relatives(a: Memory, b: Memory, ignore: frozenset[str] = frozenset()) -> bool:
     """Whether `a` and `b` name people by relation and no relation is the same (relation
     words in `ignore` — the words of the slot asked about, "kid" / "baby" — do not count)."""
@@ -393,6 +429,12 @@ def same_topic(
     """The topic test of `updates_above` for one pair (`asked`: the question's stemmed words,
     `wanted`: the slots it asks about, `question_slots`)."""
     shared = topic_words(old) & topic_words(new)
+    if (shared - _SLOT_STEMS) & (names_said(old) | names_said(new)):
+        return True  # a name both mention: one topic, whoever speaks
+    other = someone_else(new)
+    asked_about = {w for slot in wanted for w in _SLOT_WORDS.get(slot, ())}
+    if other is not None and other not in _words_of(old) and other not in asked_about:
+        return False  # "Tom just moved to Berlin" is no update of "I live in Munich"
     if not shared:
         # no shared word, but both speak about the slot the question asks about ("how many
         # kids …": "one kid, Milo" / "baby #2 arrived"), and not about two relatives
@@ -424,6 +466,7 @@ __all__ = [
     "slot_order",
     "slot_terms",
     "slots_spoken",
+    "someone_else",
     "stale_ids",
     "stated_at",
     "stated_before",

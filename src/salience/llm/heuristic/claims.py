@@ -36,6 +36,7 @@ from functools import lru_cache
 
 from . import claim_values as V
 from .discourse import (
+    HYPOTHETICAL_RE,
     Segment,
     clauses,
     name_key,
@@ -175,13 +176,7 @@ _THING_CHANGE_RE = re.compile(
     r"changed (?:our|my) minds?)\b|\bnow\s*$",
     re.I,
 )
-_SKIP_RE = re.compile(
-    r"^\s*(?:if|what if|suppose|imagine|when|whether|unless|in case|maybe|perhaps|hopefully)\b|"
-    r"\b(?:used to|would|could|might|should|wish|hope to|hoping to|want to|wants to|wanted to|"
-    r"would like|thinking (?:about|of)|considering|dream(?:ing)? of|was going to|"
-    r"were going to|if i|if we|pretend|in (?:a|the|my) dream|in the (?:movie|book|show|game))\b",
-    re.I,
-)
+_SKIP_RE = HYPOTHETICAL_RE  # a hypothetical, a wish, a plan: no claim
 #: a leading condition about the world, not about the speaker ("If anything comes up, my number
 #: is …", "In case of emergency, call …"): the main clause after it is a plain statement
 _LEAD_CONDITION = re.compile(

@@ -328,11 +328,45 @@ def update_words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+#: what makes a sentence not a statement of how things are: a hypothetical, a wish, a plan
+#: or a doubt ("if I moved to Porto", "thinking about switching"); claims skip these clauses
+#: too (`claims._SKIP_RE`)
+HYPOTHETICAL_RE = re.compile(
+    r"^\s*(?:if|what if|suppose|imagine|when|whether|unless|in case|maybe|perhaps|hopefully)\b|"
+    r"\b(?:used to|would|could|might|should|wish|hope to|hoping to|want to|wants to|wanted to|"
+    r"would like|thinking (?:about|of)|considering|dream(?:ing)? of|was going to|"
+    r"were going to|if i|if we|pretend|in (?:a|the|my) dream|in the (?:movie|book|show|game))\b",
+    re.I,
+)
+#: a change denied or called off ("we're not moving after all", "didn't switch", "won't
+#: change"), and what someone else said ("she said …", "he told me …")
+_NO_CHANGE_RE = re.compile(
+    r"\b(?:not|n't|never|no)\s+(?:\w+\s+)?(?:mov|switch|chang|quit|leav|relocat|retir|resign|"
+    r"cancel|postpon|reschedul|extend|replac|sell|sold|buy|bought|go ahead)\w*|"
+    r"\b(?:said|says|told (?:me|us)|asked (?:me|us|if|whether)|joked|joking|kidding)\b",
+    re.I,
+)
+#: change words that also just place a statement in time ("I love Lisbon now"): not enough
+#: to outdate a stored value on their own (`announces_update(strong=True)`)
+_WEAK_UPDATE = frozenset({"now", "these days", "nowadays", "officially", "as of"})
+
+
 @lru_cache(maxsize=4096)
-def announces_update(text: str) -> bool:
+def announces_update(text: str, *, strong: bool = False) -> bool:
     """Whether what a person says in `text` (not the assistant's lines, not an email's
     headers) announces that something changed (`_UPDATE_RE`): "climbing's now on
     wednesdays", "gave up guitar tbh", "changed our minds, Leo's starting at the public
     school". It says nothing about *what* changed; ranking pairs it with an older memory on
-    the same topic (`salience.search.slots.updates_above`)."""
-    return any(_UPDATE_RE.search(seg.text) for seg in segments(text))
+    the same topic (`salience.search.slots.updates_above`). A question, a hypothetical or a
+    plan (`HYPOTHETICAL_RE`), a change denied ("we're not moving after all") or reported
+    speech announces nothing. `strong`: a time word alone ("now", "these days") does not
+    count."""
+    for seg in segments(text):
+        for sentence in split_sentences(seg.text):
+            if sentence.rstrip().endswith("?") or HYPOTHETICAL_RE.search(sentence) or (
+                    _NO_CHANGE_RE.search(sentence)):
+                continue
+            if any(not strong or m.group(0).lower() not in _WEAK_UPDATE
+                   for m in _UPDATE_RE.finditer(sentence)):
+                return True
+    return False
