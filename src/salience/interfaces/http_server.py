@@ -60,9 +60,35 @@ def timed_protocol(header_timeout_s: float) -> type[TimedH11Protocol]:
     return type("TimedH11Protocol", (TimedH11Protocol,), {"header_timeout_s": header_timeout_s})
 
 
+#: glibc raises its mmap threshold each time a large block is freed (up to 32 MB); after that,
+#: the vector-index arrays a busy server allocates and frees come from the heap and their pages
+#: stay resident: a soak at a steady memory count grew ~1.5 MB/min (issue 17, docs/reliability.md)
+#: and was flat with the threshold pinned.
+MMAP_THRESHOLD = 128 * 1024
+_M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
+
+
+def pin_mmap_threshold() -> bool:
+    """Pin glibc's mmap threshold at `MMAP_THRESHOLD` (a no-op on other C libraries, or when
+    `MALLOC_MMAP_THRESHOLD_` is set). True when pinned."""
+    import ctypes
+    import ctypes.util
+    import os
+
+    name = ctypes.util.find_library("c")
+    if not name or "MALLOC_MMAP_THRESHOLD_" in os.environ:
+        return False
+    try:
+        return bool(ctypes.CDLL(name).mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD))
+    except (OSError, AttributeError):  # no libc to load, or no mallopt (musl, macOS)
+        return False
+
+
 def run(app: Any, *, host: str, port: int, log_level: str, header_timeout_s: float) -> None:
-    """`uvicorn.run` with the header deadline."""
+    """`uvicorn.run` with the header deadline, glibc's mmap threshold pinned."""
     import uvicorn
+
+    pin_mmap_threshold()
 
     uvicorn.run(
         app, host=host, port=port, log_level=log_level, http=timed_protocol(header_timeout_s)
