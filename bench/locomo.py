@@ -306,25 +306,27 @@ def group_turns(conv: Conversation, per_memory: int) -> tuple[Conversation, dict
 
 def build_mind(
     conv: Conversation, embedder: Any, home: Path, name: str, dsn: str | None = None,
-    *, one_session: bool = False, per_memory: int = 1,
+    *, one_session: bool = False, per_memory: int = 1, brain: Any = None,
 ) -> tuple[Mind, dict[str, str]]:
     """A mind holding `conv`, replayed session by session; returns it and dia_id -> memory id.
     With `dsn`, the mind lives on that PostgreSQL server (schema per mind) instead of SQLite.
     `one_session` files every turn under one session with `t` running on across LoCoMo's
     sessions (each keeps its date); `per_memory` > 1 saves that many consecutive turns as one
     memory (`group_turns`): both check that a lever does not live on LoCoMo's session
-    structure or its short turns."""
+    structure or its short turns. `brain` (the query rewriter) is given to `Mind.open`; None:
+    the mind builds the configured one."""
     conv, alias = group_turns(conv, per_memory)
     first = next((s.date for s in conv.sessions if s.date), datetime(2023, 1, 1, tzinfo=UTC))
     clock = FrozenClock(first)
     if dsn is None:
         mind = Mind.open(
-            home / f"{name}.db", config=Config(home=home), embedder=embedder, clock=clock
+            home / f"{name}.db", config=Config(home=home), embedder=embedder, clock=clock,
+            brain=brain,
         )
     else:
         mind = Mind.open(
             f"{name}-{home.name}".replace("_", "-")[:40], config=Config(home=home),
-            backend="postgres", dsn=dsn, embedder=embedder, clock=clock,
+            backend="postgres", dsn=dsn, embedder=embedder, clock=clock, brain=brain,
         )
     dia: dict[str, str] = {}
     last = first
@@ -489,12 +491,11 @@ def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                 minds[i] = build_mind(
                     convs[i], emb, Path(tmp), f"conv{i}", dsn=dsn,
                     one_session=args.one_session, per_memory=args.turns_per_memory,
+                    brain=brain,
                 )
                 session_of[i] = {
                     m.id: m.session_id or "" for m in minds[i][0].store.list(limit=100_000)
                 }
-                if brain is not None:
-                    minds[i][0].brain = brain
                 bar.advance(ingest)
             emb.save()
             emb.inner.embed_queries(["warm-up"])  # model loading is not search latency
