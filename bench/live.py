@@ -504,6 +504,7 @@ def run_static(
     ns = argparse.Namespace(
         data=args.data, quick=args.quick, conversations=args.conversations, ablations=False,
         presets=",".join(presets), no_brain=False, embedder=emb_name, cache=None,
+        one_session=False, turns_per_memory=1, dsn=None,
     )
     saved = locomo.CachedEmbedder, locomo.make_embedder_for
     locomo.CachedEmbedder = lambda inner, cache_dir=None: emb  # type: ignore[assignment,misc]

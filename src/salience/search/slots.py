@@ -376,7 +376,7 @@ def updates_above(
 
 
 _THIRD_PERSON = re.compile(
-    r"^\s*(?:(?:my|our)\s+(?P<rel>\w+)(?:\s+(?P<rel2>\w+))?|(?P<pro>he|she|they)\b|"
+    r"^\s*(?:(?:my|our)\s+(?P<rel>\w+)(?:\s+(?P<rel2>\w+))?|"
     r"(?P<name>[A-Z][a-z]+)(?:'s)?(?:\s+and\s+\w+)?\s+(?:is|was|has|had|got|just|finally|"
     r"now|will|moved|started|quit|left|switched|changed|'s)\b)"
 )
@@ -388,8 +388,9 @@ def _words_of(memory: Memory) -> frozenset[str]:
 
 def someone_else(memory: Memory) -> str | None:
     """Who the memory's first sentence is about when it is not the speaker: a relative
-    ("my brother moved …" → "brother"), a name ("Tom just moved …" → "tom") or "he"/"she"/
-    "they"; None for the speaker's own statements."""
+    ("my brother moved …" → "brother") or a first name ("Tom just moved …" → "tom"); None
+    for the speaker's own statements — and for "they"/"he"/"she", which as often stand for
+    whoever acts on the speaker's own thing ("they pushed my deadline to Friday")."""
     from ..llm.heuristic.lexicon import FIRST_NAMES, RELATIONS
 
     m = _THIRD_PERSON.match(_said(memory))
@@ -399,8 +400,6 @@ def someone_else(memory: Memory) -> str | None:
         rel = next((w.lower() for w in (m.group("rel"), m.group("rel2") or "")
                     if w.lower() in RELATIONS), None)
         return rel
-    if m.group("pro"):
-        return m.group("pro").lower()
     name = m.group("name").lower()
     return name if name in FIRST_NAMES else None
 

@@ -339,11 +339,12 @@ HYPOTHETICAL_RE = re.compile(
     re.I,
 )
 #: a change denied or called off ("we're not moving after all", "didn't switch", "won't
-#: change"), and what someone else said ("she said …", "he told me …")
+#: change") or said in jest ("just kidding"). Reported speech is not excluded: "the allergist
+#: said I can have milk again" is the user's own update
 _NO_CHANGE_RE = re.compile(
     r"\b(?:not|n't|never|no)\s+(?:\w+\s+)?(?:mov|switch|chang|quit|leav|relocat|retir|resign|"
     r"cancel|postpon|reschedul|extend|replac|sell|sold|buy|bought|go ahead)\w*|"
-    r"\b(?:said|says|told (?:me|us)|asked (?:me|us|if|whether)|joked|joking|kidding)\b",
+    r"\b(?:joked|joking|kidding)\b",
     re.I,
 )
 #: change words that also just place a statement in time ("I love Lisbon now"): not enough
@@ -358,8 +359,8 @@ def announces_update(text: str, *, strong: bool = False) -> bool:
     wednesdays", "gave up guitar tbh", "changed our minds, Leo's starting at the public
     school". It says nothing about *what* changed; ranking pairs it with an older memory on
     the same topic (`salience.search.slots.updates_above`). A question, a hypothetical or a
-    plan (`HYPOTHETICAL_RE`), a change denied ("we're not moving after all") or reported
-    speech announces nothing. `strong`: a time word alone ("now", "these days") does not
+    plan (`HYPOTHETICAL_RE`), a change denied ("we're not moving after all") or a joke
+    announces nothing. `strong`: a time word alone ("now", "these days") does not
     count."""
     for seg in segments(text):
         for sentence in split_sentences(seg.text):
