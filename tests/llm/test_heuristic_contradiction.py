@@ -307,11 +307,11 @@ def test_the_pattern_gates_change_no_result() -> None:
 
     texts = [t for pair in (*CONTRADICTIONS, *COMPATIBLE, *ISSUE_UPDATES, *ISSUE_COMPATIBLE)
              for t in pair]
-    gated = [C._claims_cached.__wrapped__(t) for t in texts]
+    gated = [C._claims_of.__wrapped__(t) for t in texts]
     saved = C._GATES
     try:
         C._GATES = {}
-        plain = [C._claims_cached.__wrapped__(t) for t in texts]
+        plain = [C._claims_of.__wrapped__(t) for t in texts]
     finally:
         C._GATES = saved
     assert gated == plain

@@ -5,6 +5,10 @@ store's `bm25`), the query parser (`search.query`) and the heuristic brain
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 STOP_WORDS = frozenset(
     [
@@ -213,3 +217,29 @@ def stem(word: str) -> str:
     elif w.endswith("y") and len(w) > 3:
         w = w[:-1] + "i"
     return w
+
+
+#: texts longer than this are read again rather than cached: a process-wide cache of whole
+#: texts is bounded in bytes, not only in entries (issue 17: a server's RSS grew with them)
+TEXT_CACHE_MAX_CHARS = 2_000
+
+
+def text_cache(maxsize: int, max_chars: int = TEXT_CACHE_MAX_CHARS) -> Callable[[F], F]:
+    """`functools.lru_cache(maxsize)` for a pure function of a text (its first argument) that
+    keeps no text longer than `max_chars`: at most `maxsize` × `max_chars` characters."""
+    from functools import lru_cache, wraps
+
+    def deco(fn: F) -> F:
+        cached = lru_cache(maxsize=maxsize)(fn)
+
+        @wraps(fn)
+        def wrapper(text: str, *args: Any, **kwargs: Any) -> Any:
+            if len(text) > max_chars:
+                return fn(text, *args, **kwargs)
+            return cached(text, *args, **kwargs)
+
+        wrapper.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+        wrapper.cache_info = cached.cache_info  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return deco

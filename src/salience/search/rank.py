@@ -17,9 +17,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from functools import lru_cache
 
 from ..models import IMPORTANCE_WEIGHTS, Candidate, Importance, Memory
+from ..models.text import text_cache
 from .config import Profile
 
 RRF_K = 60  # design B §7.2: the canonical Reciprocal Rank Fusion constant
@@ -260,7 +260,7 @@ def prior_signal(memory: Memory, now: datetime) -> tuple[float, dict[str, float]
 STEM_CACHE = 4096  # memories whose stemmed words are kept (a search ranks ~100, twice)
 
 
-@lru_cache(maxsize=STEM_CACHE)
+@text_cache(STEM_CACHE)
 def stemmed_words(text: str) -> frozenset[str]:
     """The light-stemmed words of `text` (cached: the same candidates are ranked again after
     the neighbouring turns join them, and recur across searches)."""

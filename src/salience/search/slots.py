@@ -20,12 +20,12 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import lru_cache
 
 from ..llm.heuristic.claims import Claim, claims
 from ..llm.heuristic.contradiction import conflict
 from ..llm.heuristic.text import stem, words
 from ..models import Memory, MemoryType, SearchHit
+from ..models.text import text_cache
 
 ClaimsFn = Callable[[str], Sequence[Claim]]
 
@@ -281,7 +281,7 @@ _SLOT_STEMS = frozenset(stem(w) for ws in _SLOT_WORDS.values() for w in ws)
 _SLOT_STEM_SETS = {slot: frozenset(stem(w) for w in ws) for slot, ws in _SLOT_WORDS.items()}
 
 
-@lru_cache(maxsize=4096)
+@text_cache(4096)
 def _read(statement: str) -> _Said:
     from ..llm.heuristic.discourse import segments, update_words
     from ..llm.heuristic.lexicon import MONTHS, RELATIONS, STOPWORDS, WEEKDAYS

@@ -32,8 +32,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
+from ...models.text import text_cache
 from . import claim_values as V
 from .discourse import (
     HYPOTHETICAL_RE,
@@ -2187,6 +2187,7 @@ CLAIMS_CACHE_SIZE = 16_384
 CLAIMS_CACHE_MAX_CHARS = 2_000
 
 
+@text_cache(CLAIMS_CACHE_SIZE, CLAIMS_CACHE_MAX_CHARS)
 def _claims_of(text: str) -> tuple[Claim, ...]:
     out: list[Claim] = []
     for seg in segments(text):
@@ -2194,12 +2195,7 @@ def _claims_of(text: str) -> tuple[Claim, ...]:
     return tuple(dict.fromkeys(out))
 
 
-_claims_cached = lru_cache(maxsize=CLAIMS_CACHE_SIZE)(_claims_of)
-
-
 def claims(text: str) -> list[Claim]:
     """All claims of `text` (see the module docstring), deduplicated, in text order."""
-    if len(text) > CLAIMS_CACHE_MAX_CHARS:
-        return list(_claims_of(text))
-    return list(_claims_cached(text))
+    return list(_claims_of(text))
 

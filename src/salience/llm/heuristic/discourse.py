@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
+from ...models.text import text_cache
 from .lexicon import COMMON_CAPS, MONTHS, RELATIONS, STOPWORDS, WEEKDAYS
 from .text import split_sentences, split_speaker, stem
 
@@ -352,7 +352,7 @@ _NO_CHANGE_RE = re.compile(
 _WEAK_UPDATE = frozenset({"now", "these days", "nowadays", "officially", "as of"})
 
 
-@lru_cache(maxsize=4096)
+@text_cache(4096)
 def announces_update(text: str, *, strong: bool = False) -> bool:
     """Whether what a person says in `text` (not the assistant's lines, not an email's
     headers) announces that something changed (`_UPDATE_RE`): "climbing's now on

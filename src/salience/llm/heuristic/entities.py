@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
+from ...models.text import text_cache
 from .lexicon import (
     ACRONYM_STOP,
     CITIES,
@@ -269,7 +269,7 @@ def find_entities(text: str) -> list[Entity]:
     return list(_find_entities(text))
 
 
-@lru_cache(maxsize=ENTITIES_CACHE_SIZE)
+@text_cache(ENTITIES_CACHE_SIZE)
 def _find_entities(text: str) -> tuple[Entity, ...]:
     found: list[Entity] = []
     covered = _Covered(len(text))
