@@ -56,19 +56,20 @@ def test_http_memory_routes_take_unique_id_prefixes(tmp_path: Path):
                      json={"items": [{"content": "alpha fact"}, {"content": "beta fact"}]}
                      ).json()["ids"]
         base = "/v1/minds/notes/memories/"
-        assert c.get(base + ids[0][:12]).json()["id"] == ids[0]  # the CLI's 12 characters
-        assert c.get(base + ids[1][:12].upper()).json()["content"] == "beta fact"
-        r = c.patch(base + ids[0][:12], json={"tags": ["x"]})
-        assert r.status_code == 200 and r.json()["tags"] == ["x"]
-        assert c.get(base + ids[0][:12] + "/history").json()["items"][0]["id"] == ids[0]
         common = next(n for n in range(32) if ids[0][n] != ids[1][n])
+        n = max(12, common + 1)  # ids made in one millisecond share 12 characters or more
+        assert c.get(base + ids[0][:n]).json()["id"] == ids[0]
+        assert c.get(base + ids[1][:n].upper()).json()["content"] == "beta fact"
+        r = c.patch(base + ids[0][:n], json={"tags": ["x"]})
+        assert r.status_code == 200 and r.json()["tags"] == ["x"]
+        assert c.get(base + ids[0][:n] + "/history").json()["items"][0]["id"] == ids[0]
         assert common >= 4  # ids from one batch share their timestamp prefix
         r = c.get(base + ids[0][:common])
         assert r.status_code == 409 and r.json()["error"]["code"] == "ambiguous_id"
         assert ids[0] in r.json()["error"]["message"] and ids[1] in r.json()["error"]["message"]
         assert c.get(base + "f" * 12).status_code == 404
         assert c.get(base + "not-hex").status_code == 404
-        assert c.delete(base + ids[1][:12]).status_code == 204
+        assert c.delete(base + ids[1][:n]).status_code == 204
         assert c.get(base + ids[1]).status_code == 404
 
 
