@@ -313,7 +313,10 @@ _UPDATE_RE = re.compile(
     r"manager|boss|team|company|car|laptop|doctor|dentist|time|date|deadline|schedule|plan|"
     r"price|rate|budget|office|school|partner|girlfriend|boyfriend)|"
     r"officially|was born|were born|arrived|welcomed|passed away|died|put (?:\w+ )?down|"
-    r"sold|starting (?:next|from|on|in|this)|from (?:next|this) (?:week|month|year))\b",
+    r"sold|bought|starting (?:next|from|on|in|this)|from (?:next|this) (?:week|month|year)|"
+    r"started (?:at|a|my|our|as|with|working|going|using|on)|joined|accepted|took (?:a|the|up|"
+    r"over)|took on|began|decided|chose|went with|opted|approved|rejected|shelved|adopted|"
+    r"lost (?:my|our|the)|graduated|enrolled|engaged|married|pregnant|expecting|picked up)\b",
     re.IGNORECASE,
 )
 
