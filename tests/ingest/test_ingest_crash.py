@@ -30,9 +30,16 @@ CHILD = textwrap.dedent(
     from salience.clock import FrozenClock
     from salience.config import Config
 
+    import time
+
     class Noisy(ScriptedBrain):
+        calls = 0
+
         def triage(self, text, *, kind="conversation"):
+            Noisy.calls += 1
             print("T", flush=True)  # progress for the parent; then slow work
+            if Noisy.calls >= {kill_after}:
+                time.sleep(600)  # the kill lands here, mid-step, however slow the parent is
             return super().triage(text, kind=kind)
 
     cfg = Config(home=Path({home!r}), embedder="hash")
@@ -53,7 +60,7 @@ def test_sigkill_during_drain_loses_and_duplicates_nothing(tmp_path, clock, kill
         mind.remember_turn(f"Fact number {i}: the locker code is {i * 7919}", f"Noted {i}")
     mind.close()
 
-    script = CHILD.format(here=str(HERE), home=str(cfg.home), db=str(db))
+    script = CHILD.format(here=str(HERE), home=str(cfg.home), db=str(db), kill_after=kill_after)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, env=env, text=True)
