@@ -88,11 +88,11 @@ def run_import(
         if not defer:
             batches = [items[i:i + BATCH_SIZE] for i in range(0, len(items), BATCH_SIZE)]
             stream = ingestor.triage_and_save_stream([(it, None) for it in b] for b in batches)
-            for batch, outcomes in zip(batches, stream, strict=True):  # progress per batch
+            for batch, outcomes in zip(batches, stream, strict=True):
                 for item, outcome in zip(batch, outcomes, strict=True):
                     _settle_one(ingestor, item, outcome, report)
-                if progress is not None:
-                    progress(len(batch))
+                    if progress is not None:
+                        progress(1)  # per item settled (a batch settles at once)
         elif progress is not None:
             progress(len(group))
     store.set_harvest_source(
