@@ -273,6 +273,8 @@ class _Said:
     names: frozenset[str]  # `names_said`
     relations: frozenset[str]  # `relations_named`
     slots: frozenset[str]  # `slots_spoken`
+    words: frozenset[str]  # every word, lower-cased
+    someone: str | None  # `someone_else`
 
 
 #: the stemmed words of `_SLOT_WORDS`: sharing only these ("live", "work") says two
@@ -304,6 +306,8 @@ def _read(statement: str) -> _Said:
         names=frozenset(names),
         relations=frozenset(w for w in low if w in RELATIONS),
         slots=frozenset(slot for slot, st in _SLOT_STEM_SETS.items() if st & stems),
+        words=frozenset(low),
+        someone=_someone(said),
     )
 
 
@@ -382,32 +386,25 @@ _THIRD_PERSON = re.compile(
 )
 
 
-def _words_of(memory: Memory) -> frozenset[str]:
-    return frozenset(w.lower() for w in words(_said(memory)))
-
-
 def someone_else(memory: Memory) -> str | None:
     """Who the memory's first sentence is about when it is not the speaker: a relative
     ("my brother moved …" → "brother") or a first name ("Tom just moved …" → "tom"); None
     for the speaker's own statements — and for "they"/"he"/"she", which as often stand for
     whoever acts on the speaker's own thing ("they pushed my deadline to Friday")."""
+    return _read(statement_text(memory)).someone
+
+
+def _someone(said: str) -> str | None:
     from ..llm.heuristic.lexicon import FIRST_NAMES, RELATIONS
 
-    m = _THIRD_PERSON.match(_said(memory))
+    m = _THIRD_PERSON.match(said)
     if m is None:
         return None
     if m.group("rel"):
-        rel = next((w.lower() for w in (m.group("rel"), m.group("rel2") or "")
-                    if w.lower() in RELATIONS), None)
-        return rel
+        return next((w.lower() for w in (m.group("rel"), m.group("rel2") or "")
+                     if w.lower() in RELATIONS), None)
     name = m.group("name").lower()
     return name if name in FIRST_NAMES else None
-
-
-def _said(memory: Memory) -> str:
-    from ..llm.heuristic.discourse import segments
-
-    return " ".join(seg.text for seg in segments(statement_text(memory)))
 
 
 def _two_relatives(a: Memory, b: Memory, ignore: frozenset[str] = frozenset()) -> bool:
@@ -432,7 +429,7 @@ def same_topic(
         return True  # a name both mention: one topic, whoever speaks
     other = someone_else(new)
     asked_about = {w for slot in wanted for w in _SLOT_WORDS.get(slot, ())}
-    if other is not None and other not in _words_of(old) and other not in asked_about:
+    if other is not None and other not in _read(statement_text(old)).words | asked_about:
         return False  # "Tom just moved to Berlin" is no update of "I live in Munich"
     if not shared:
         # no shared word, but both speak about the slot the question asks about ("how many
@@ -440,8 +437,8 @@ def same_topic(
         both = slots_spoken(old) & slots_spoken(new) & wanted
         ignore = frozenset().union(*(_SLOT_WORDS[s] for s in both)) if both else frozenset()
         return bool(both) and not _two_relatives(old, new, ignore)
-    if (shared - _SLOT_STEMS) & (asked | names_said(old) | names_said(new)):
-        return True
+    if (shared - _SLOT_STEMS) & asked:
+        return True  # the thing the question asks about, whoever it concerns
     if _two_relatives(old, new):
         return False
     if shared & asked:
