@@ -52,6 +52,9 @@ class Config(BaseSettings):
     sqlite_hnsw_ef_search: int = Field(default=256, ge=8)
     pg_pool_max: int = Field(default=10, ge=1)
     pg_hnsw_ef_search: int = Field(default=100, ge=1)
+    # issue 21: m 16 / ef_construction 64 gave recall@10 0.74 at 1M (ef_search 100); m 24 / 200: 1.000
+    pg_hnsw_m: int = Field(default=24, ge=2, le=100)
+    pg_hnsw_ef_construction: int = Field(default=200, ge=4, le=1000)
 
     # -- embeddings ----------------------------------------------------------------------------
     embedder: EmbedderName = "auto"
