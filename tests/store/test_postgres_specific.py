@@ -12,6 +12,8 @@ import socket
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 import zlib
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -441,6 +443,7 @@ def test_hnsw_index_for_384_dims(open_pg):
     idx = s.vector_index()
     assert idx is not None and idx["opclass"] == "vector_cosine_ops"
     assert "USING hnsw" in idx["definition"]
+    assert "m='24'" in idx["definition"] and "ef_construction='200'" in idx["definition"]
     assert s.stats()["vector_index"] == "vector_cosine_ops"
     vecs = rand_unit(60, 384)
     ms = [mem(f"v{i}", i) for i in range(60)]
@@ -492,6 +495,59 @@ def test_rebuild_vector_index(open_pg):
     s.build_vector_index(m=8, ef_construction=32, maintenance_work_mem="64MB")
     assert "m='8'" in s.vector_index()["definition"]
     assert s.search_vector(vecs[9], limit=1, exact=False)[0].id == ms[9].id
+
+
+def test_search_goes_on_while_the_index_is_rebuilt(open_pg, pg_dsn):
+    """A rebuild is `CREATE INDEX CONCURRENTLY`: held mid-build by a writer that has not
+    committed (the build waits for it), searches of the mind still answer. The old build (drop +
+    create in one transaction) queued an exclusive lock there, and every read queued behind it."""
+    s = open_pg("concurrent-build")
+    s.pin_embedding(EmbeddingInfo("m", 16))
+    vecs = rand_unit(30, 16, seed=4)
+    ms = [mem(f"c{i}", i) for i in range(30)]
+    s.insert(ms, vecs)
+    table = f'"{s.schema}".memories'
+    with psycopg.connect(pg_dsn) as holder, psycopg.connect(pg_dsn, autocommit=True) as watch:
+        holder.execute(f"UPDATE {table} SET pinned = pinned WHERE id = %s", (ms[0].id,))
+        errors: list[BaseException] = []
+
+        def build() -> None:
+            try:
+                s.build_vector_index(m=8, ef_construction=32)
+            except BaseException as e:  # reported by the assertion below
+                errors.append(e)
+
+        builder = threading.Thread(target=build)
+        builder.start()
+        waiting = (  # the build's statement, waiting for the holder's lock
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND query LIKE '%%memories_embedding_hnsw%%' AND pid <> pg_backend_pid()"
+        )
+        while not watch.execute(waiting).fetchone()[0]:
+            assert builder.is_alive() and not errors, errors
+            time.sleep(0.01)
+        results: dict[str, list] = {}
+
+        def search() -> None:
+            for exact in (True, False, None):
+                results[str(exact)] = s.search_vector(vecs[5], limit=3, exact=exact)
+            results["get"] = [s.get(ms[5].id)]
+
+        reader = threading.Thread(target=search)
+        reader.start()
+        reader.join(60)  # a deadlock guard, not a timing: a blocked read never returns
+        assert not reader.is_alive(), "a search waited on the index build"
+        assert all(r[0].id == ms[5].id for r in results.values())
+        assert watch.execute(waiting).fetchone()[0] == 1  # the build was still in progress
+        holder.rollback()
+        builder.join()
+    assert not errors, errors
+    idx = s.vector_index()
+    assert idx is not None and "m='8'" in idx["definition"]
+    indexes = "SELECT indexname FROM pg_indexes WHERE schemaname = %s"
+    names = {r[0] for r in s._read(lambda c: c.execute(indexes, (s.schema,)).fetchall())}
+    assert "memories_embedding_hnsw_build" not in names
+    assert s.search_vector(vecs[5], limit=1, exact=False)[0].id == ms[5].id
 
 
 def test_filtered_hnsw_search_is_not_starved(open_pg):

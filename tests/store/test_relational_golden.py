@@ -43,6 +43,11 @@ REWRITTEN = {
     ("sqlite", "ENTITY_EXISTS"): "a list slot (two values) instead of two fixed marks",
     ("sqlite", "LEASE_ACQUIRE"): "RETURNING holder, as PostgreSQL (was a second SELECT)",
     ("postgres", "COUNT_ACTIVE_AWARENESS"): "parenthesised condition, as SQLite (same meaning)",
+    **{
+        ("postgres", n): "issue 21: {how} (INDEX / INDEX CONCURRENTLY) and {name} slots, so a "
+        "rebuild is built beside the old index without blocking reads"
+        for n in ("CREATE_HNSW_VECTOR", "CREATE_HNSW_HALFVEC")
+    },
 }
 #: (backend, new name) -> the old name it is compared with
 RENAMED = {

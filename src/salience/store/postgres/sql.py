@@ -143,19 +143,34 @@ CLAIM_META = "INSERT INTO {s}.meta (key, value) VALUES (%s, %s) ON CONFLICT (key
 # -- the pinned embedder: vector column type and HNSW index ---------------------------------------
 PIN_VECTOR_TYPE = "ALTER TABLE {s}.memories ALTER COLUMN embedding TYPE vector({dim})"
 HNSW_INDEX_NAME = "memories_embedding_hnsw"
+HNSW_BUILD_NAME = "memories_embedding_hnsw_build"  # a rebuild's index until it replaces the old
+# `{how}` is "INDEX" (inside the pin's transaction, on a mind without rows) or
+# "INDEX CONCURRENTLY" (a rebuild: outside any transaction, so reads and writes go on; see
+# VectorSearchMixin.build_vector_index). `{name}` is HNSW_INDEX_NAME or HNSW_BUILD_NAME.
 # d <= 2000: HNSW over the stored float32 vectors.
 CREATE_HNSW_VECTOR = (
-    "CREATE INDEX memories_embedding_hnsw ON {s}.memories "
+    "CREATE {how} {name} ON {s}.memories "
     "USING hnsw (embedding vector_cosine_ops) WITH (m = {m}, ef_construction = {efc})"
 )
 # 2000 < d <= 4000: the column keeps float32 (lossless export, exact search at full precision);
 # the index holds half-precision copies (pgvector's HNSW limit is 4000 dims for halfvec).
 CREATE_HNSW_HALFVEC = (
-    "CREATE INDEX memories_embedding_hnsw ON {s}.memories "
+    "CREATE {how} {name} ON {s}.memories "
     "USING hnsw ((embedding::halfvec({dim})) halfvec_cosine_ops) "
     "WITH (m = {m}, ef_construction = {efc})"
 )
 DROP_HNSW = "DROP INDEX IF EXISTS {s}.memories_embedding_hnsw"
+# A rebuild, each outside a transaction: drop a build a crash left behind (invalid), build the
+# new index beside the old, drop the old without blocking reads, rename the new into place.
+DROP_HNSW_CONCURRENTLY = "DROP INDEX CONCURRENTLY IF EXISTS {s}.{name}"
+RENAME_HNSW_BUILD = (
+    "ALTER INDEX {s}.memories_embedding_hnsw_build RENAME TO memories_embedding_hnsw"
+)
+# Session-scoped advisory locks (a concurrent build cannot run in a transaction).
+ADVISORY_SESSION_LOCK = "SELECT pg_advisory_lock(hashtextextended(%s, 0))"
+ADVISORY_SESSION_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
+SET_SESSION = "SELECT set_config(%s, %s, false)"
+RESET_SETTING = "RESET {name}"
 VECTOR_INDEX_DEF = (
     "SELECT indexdef FROM pg_catalog.pg_indexes "
     "WHERE schemaname = %s AND tablename = 'memories' AND indexname = 'memories_embedding_hnsw'"

@@ -159,6 +159,8 @@ class PostgresStore(
         *,
         ef_search: int = 100,
         exact_search_max: int = 10_000,
+        hnsw_m: int = HNSW_M,
+        hnsw_ef_construction: int = HNSW_EF_CONSTRUCTION,
     ) -> None:
         self._server = server
         self._mind = check_mind_name(mind)
@@ -171,6 +173,8 @@ class PostgresStore(
         self._closed = False
         self.ef_search = ef_search
         self.exact_search_max = exact_search_max  # above this many vectors, HNSW is used
+        self.hnsw_m = hnsw_m  # the HNSW build parameters (pin_embedding, build_vector_index)
+        self.hnsw_ef_construction = hnsw_ef_construction
         self._large = False  # sticky: the mind was seen above exact_search_max
         self._init_text()  # BM25 scorer and statistics (fulltext.py)
         self._migrate()
@@ -189,7 +193,13 @@ class PostgresStore(
         """
         server = pool.acquire(_dsn_text(config), pool_max=config.pg_pool_max)
         try:
-            return cls(server, mind, ef_search=config.pg_hnsw_ef_search)
+            return cls(
+                server,
+                mind,
+                ef_search=config.pg_hnsw_ef_search,
+                hnsw_m=config.pg_hnsw_m,
+                hnsw_ef_construction=config.pg_hnsw_ef_construction,
+            )
         except BaseException:
             pool.release(server)
             raise
@@ -385,7 +395,9 @@ class PostgresStore(
             conn.execute(self._q(sql.SET_META), (EMBEDDING_DIM_KEY, str(dim)))
             conn.execute(self._q(sql.PIN_VECTOR_TYPE, dim=psql.SQL(str(dim))))
             if dim <= MAX_HALFVEC_DIM:
-                conn.execute(self._create_index_sql(dim, HNSW_M, HNSW_EF_CONSTRUCTION))
+                # the mind holds no vectors yet: the build is instant, so it stays in the pin's
+                # transaction (a rebuild is concurrent: build_vector_index)
+                conn.execute(self._create_index_sql(dim, self.hnsw_m, self.hnsw_ef_construction))
         self._dim = dim
 
     def _pinned_dim(self) -> int | None:
