@@ -57,6 +57,7 @@ class Live:
     config: Config
     client: httpx.Client
     clock: FrozenClock
+    app: Any = None  # the served app (`app.state.pool`: e.g. `settle()` after-response writes)
 
     def key(
         self, scope: str = "write", *, mind: str | None = None, tenant: str | None = None
@@ -75,7 +76,7 @@ def live_server(home: Path, *, insecure_local: bool = False, **kw: Any) -> Itera
     app = create_app(config, insecure_local=insecure_local, server_db=db, **kw)
     try:
         with serve(app) as url, httpx.Client(base_url=url, timeout=60) as client:
-            yield Live(url, db, config, client, clock)
+            yield Live(url, db, config, client, clock, app)
     finally:
         db.close()
 

@@ -180,5 +180,6 @@ def test_read_keys_do_not_move_salience_or_retrieval_counts(tmp_path: Path) -> N
         ).status_code == 403
         # the same search with a write key does count: the test can fail
         live.client.post("/v1/minds/m/search", json={"query": "penicillin"}, headers=w)
+        assert live.app.state.pool.settle(60)  # the bump is written after the response
         got = live.client.get(f"/v1/minds/m/memories/{mid}", headers=w).json()
         assert got["retrieval_count"] == 1 and got["salience"] > 2.0

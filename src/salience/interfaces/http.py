@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from ..errors import MissingExtra
 
 try:
-    from fastapi import Depends, FastAPI, Path, Query, Request, Response
+    from fastapi import BackgroundTasks, Depends, FastAPI, Path, Query, Request, Response
     from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 except ImportError as e:  # pragma: no cover - depends on the installed extras
     raise MissingExtra("fastapi", "server") from e
@@ -23,6 +23,7 @@ from ..clock import Clock
 from ..config import Config
 from ..mind import Mind
 from ..models import MemoryFilter, MemoryType
+from ..search.feedback import record_retrievals
 from ..store import mind_exists
 from . import http_schemas as S
 from .auth import INSECURE_LOCAL, Principal, Scope, ServerDB
@@ -242,12 +243,17 @@ def create_app(
 
     # -- recall --------------------------------------------------------------------------------
     @app.post("/v1/minds/{mind}/search", response_model=S.HitsOut, tags=["recall"])
-    def search(body: S.SearchIn, m: Reader) -> dict[str, Any]:
-        """Hybrid search: hits best first, each with the explanation of its score."""
+    def search(
+        body: S.SearchIn, mind: MindName, m: Reader, who: Caller, later: BackgroundTasks
+    ) -> dict[str, Any]:
+        """Hybrid search: hits best first, each with the explanation of its score. The hits
+        are recorded as retrieved (`feedback`, write keys only) after the response is sent."""
         flt = body.filter.to_filter() if body.filter is not None else None
-        hits = m.search(
-            body.query, limit=body.limit, flt=flt, preset=body.preset, feedback=body.feedback
-        )
+        hits = m.search(body.query, limit=body.limit, flt=flt, preset=body.preset, feedback=False)
+        if body.feedback and hits and who.can("write"):
+            # off the hot path: the same bump `Mind.search` records, written once the response
+            # is out (a crash in between loses the bump, never a memory; see http_pool)
+            later.add_task(pool.after_response(mind, m, _retrieval([h.memory.id for h in hits], m)))
         return {"hits": [h.to_dict() for h in hits]}
 
     _register_recall_routes(app, Caller, Reader, Writer, pool, db)
@@ -305,6 +311,12 @@ def _register_recall_routes(
         def feedback(body: S.FeedbackIn, m: Writer) -> dict[str, Any]:
             """Tell the mind whether recalled memories helped (moves their usefulness)."""
             return {"items": [r.to_dict() for r in m.mark_useful(body.ids, body.useful)]}
+
+
+def _retrieval(ids: list[str], m: Mind) -> Any:
+    """The write recording `ids` as retrieved now (the search's time, not the write's)."""
+    now = m.clock.now()
+    return lambda mind: record_retrievals(mind.store, ids, now)
 
 
 def _entry_tenant(entry: Any) -> str | None:
