@@ -50,9 +50,12 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def backend_config(backend: str, config: Config, request: pytest.FixtureRequest) -> Config:
-    """`config` pointed at the parametrised backend ("sqlite-hnsw": SQLite with the HNSW index)."""
+    """`config` pointed at the parametrised backend ("sqlite-hnsw": SQLite as a large mind runs
+    it, the HNSW vector index and the tantivy text index)."""
     if backend == "sqlite-hnsw":
-        return config.model_copy(update={"sqlite_vector_index": "hnsw"})
+        return config.model_copy(
+            update={"sqlite_vector_index": "hnsw", "sqlite_text_index": "tantivy"}
+        )
     if backend == "postgres":
         dsn = request.getfixturevalue("pg_dsn")
         return config.model_copy(update={"backend": "postgres", "dsn": SecretStr(dsn)})

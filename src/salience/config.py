@@ -50,6 +50,19 @@ class Config(BaseSettings):
     # recall@10 near 0.90 whatever ef_search; 200 reaches 0.99 at ef_search 256 in ~1 ms
     sqlite_hnsw_ef_construction: int = Field(default=200, ge=8)
     sqlite_hnsw_ef_search: int = Field(default=256, ge=8)
+    # issue 21: full text of large SQLite minds through a tantivy index beside the file, its
+    # candidates re-scored with the mind's BM25 (100k: top-50 identical to exact on 99 % of
+    # queries at pool 100, docs/benchmarks.md "Full text at index speed")
+    sqlite_text_index: Literal["auto", "exact", "tantivy"] = Field(
+        default="auto",
+        description="SQLite full text: exact (score every posting), tantivy (an index beside "
+        "the mind, candidates re-scored exactly), or auto (exact until "
+        "sqlite_text_index_min_rows memories, then tantivy)",
+    )
+    sqlite_text_index_min_rows: int = Field(default=50_000, ge=0)
+    sqlite_text_index_pool: int = Field(
+        default=100, ge=1, description="tantivy rows re-scored per search (at least 2 x limit)"
+    )
     pg_pool_max: int = Field(default=10, ge=1)
     pg_hnsw_ef_search: int = Field(default=100, ge=1)
     # issue 21: m 16 / ef_construction 64 gave recall@10 0.74 at 1M (ef_search 100); m 24 / 200: 1.000

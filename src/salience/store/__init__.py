@@ -72,6 +72,7 @@ def open_store(config: Config, name_or_path: str | Path, *, backend: str | None 
             name = check_mind_name(name_or_path)
             path = sqlite_path(config, name)
         from .sqlite.hnsw import HnswParams
+        from .sqlite.textindex import TextIndexParams
 
         return SQLiteStore(
             path,
@@ -84,6 +85,11 @@ def open_store(config: Config, name_or_path: str | Path, *, backend: str | None 
                 connectivity=config.sqlite_hnsw_connectivity,
                 ef_construction=config.sqlite_hnsw_ef_construction,
                 ef_search=config.sqlite_hnsw_ef_search,
+            ),
+            text_index=TextIndexParams(
+                mode=config.sqlite_text_index,
+                min_rows=config.sqlite_text_index_min_rows,
+                pool=config.sqlite_text_index_pool,
             ),
         )
     if backend == "postgres":

@@ -75,7 +75,7 @@ def require_mind(config: Config, name_or_path: str | Path, *, backend: str | Non
 def drop_mind(config: Config, name: str, *, backend: str | None = None) -> None:
     """Delete mind `name` with every record, vector and index. Raises `MindNotFound`.
 
-    SQLite: the database file, its WAL/SHM files and the HNSW index directory beside it. Other
+    SQLite: the database file, its WAL/SHM files and the HNSW and text index directories beside it. Other
     processes that still hold the mind open keep their (unlinked) file until they close it.
     """
     backend = backend or config.backend
@@ -90,6 +90,6 @@ def drop_mind(config: Config, name: str, *, backend: str | None = None) -> None:
     path.unlink()
     for extra in (Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
         extra.unlink(missing_ok=True)
-    index = Path(f"{path}.hnsw")
-    if index.is_dir():
-        shutil.rmtree(index)
+    for index in (Path(f"{path}.hnsw"), Path(f"{path}.fts")):  # HNSW graph, tantivy index
+        if index.is_dir():
+            shutil.rmtree(index)

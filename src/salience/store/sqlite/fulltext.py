@@ -23,6 +23,7 @@ from .filters import chunks, marks
 #: meta key recording which tokenizer built the postings; another value rebuilds them on open
 TEXT_INDEX_KEY = "text_index"
 TEXT_INDEX_VERSION = "bm25-1"
+FTS_TOKEN_KEY = "fts_index_token"  # textindex.TOKEN_KEY: the saved tantivy index's name
 _BACKFILL_BATCH = 2_000
 
 
@@ -99,7 +100,7 @@ def ensure_postings(
     The postings are derived data, like the HNSW files: no migration, so the migrations list
     (and `schema_version`) does not change; a rebuild reads every memory once."""
     with tx():
-        for stmt in sql.CREATE_POSTINGS:
+        for stmt in (*sql.CREATE_POSTINGS, *sql.CREATE_TEXT_LOG):
             db.execute(stmt)
         row = db.execute(sql.GET_META, (TEXT_INDEX_KEY,)).fetchone()
         current = row is not None and row[0] == TEXT_INDEX_VERSION
@@ -107,6 +108,9 @@ def ensure_postings(
             return
         rebuild_postings(db)
         db.execute(sql.SET_META, (TEXT_INDEX_KEY, TEXT_INDEX_VERSION))
+        # every row changed: no saved tantivy index (textindex.py) matches any more
+        db.execute(sql.CLEAR_TEXT_LOG)
+        db.execute(sql.SET_META, (FTS_TOKEN_KEY, ""))
 
 
 def rebuild_postings(db: sqlite3.Connection) -> int:

@@ -244,6 +244,31 @@ UPSERT_LENGTH = "INSERT OR REPLACE INTO memory_lengths (pk, len) VALUES (?, ?)"
 DELETE_TERMS = "DELETE FROM memory_terms WHERE pk = ?"
 CLEAR_TERMS = ("DELETE FROM memory_terms", "DELETE FROM memory_lengths")
 TERM_DF = "SELECT count(*) FROM memory_terms WHERE term = ?"
+
+# -- the text change log (issue 21): pks whose postings were written or deleted, for the
+# tantivy index beside the database (textindex.py); derived like the postings, created on open
+CREATE_TEXT_LOG = (
+    """CREATE TABLE IF NOT EXISTS text_changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        pk INTEGER NOT NULL
+    )""",
+    # INSERT OR REPLACE of a length fires the insert trigger only (no recursive triggers)
+    """CREATE TRIGGER IF NOT EXISTS text_changes_insert AFTER INSERT ON memory_lengths BEGIN
+        INSERT INTO text_changes (pk) VALUES (new.pk);
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS text_changes_update AFTER UPDATE ON memory_lengths BEGIN
+        INSERT INTO text_changes (pk) VALUES (new.pk);
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS text_changes_delete AFTER DELETE ON memory_lengths BEGIN
+        INSERT INTO text_changes (pk) VALUES (old.pk);
+    END""",
+)
+TEXT_LOG_LAST = "SELECT coalesce(max(seq), 0) FROM text_changes"
+TEXT_LOG_FIRST = "SELECT coalesce(min(seq), 0) FROM text_changes"
+TEXT_LOG_AFTER = "SELECT seq, pk FROM text_changes WHERE seq > ? ORDER BY seq"
+TEXT_LOG_TRIM = "DELETE FROM text_changes WHERE seq <= ?"
+CLEAR_TEXT_LOG = "DELETE FROM text_changes"
+TERMS_SOURCE_PKS = "SELECT pk, content, summary, entities FROM memories WHERE pk IN ({marks})"
 ENTITY_SEARCH = (
     "SELECT m.id, count(DISTINCT e.entity) AS hits "
     "FROM memory_entities e JOIN memories m ON m.pk = e.pk "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -45,10 +46,12 @@ from .filters import marks as _marks
 from .fulltext import Postings, ensure_postings, write_postings
 from .hnsw import HnswParams
 from .migrations import MIGRATIONS
+from .textindex import PoolSource, TextIndex, TextIndexParams
 from .vector_search import VectorIndexMode, VectorSearchMixin
 from .vectors import from_blob, to_blob, unit_rows
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class SQLiteRun(AfterCommit):
@@ -100,6 +103,7 @@ class SQLiteStore(
         vector_index: VectorIndexMode = "auto",
         hnsw_min_rows: int = 100_000,
         hnsw: HnswParams | None = None,
+        text_index: TextIndexParams | None = None,
     ) -> None:
         self._path = Path(path)
         self._mind = mind
@@ -133,6 +137,8 @@ class SQLiteStore(
         self._dim = info.dim if info else None
         self._postings = Postings(self._db)  # BM25 statistics and postings (fulltext.py)
         self._bm25 = bm25.Scorer()
+        self._text = TextIndex(self._path, text_index or TextIndexParams())  # tantivy (large)
+        self._pool_bm25 = bm25.Scorer()
 
     # -- lifecycle --------------------------------------------------------------------------
     @property
@@ -143,6 +149,8 @@ class SQLiteStore(
         with self._lock:
             try:
                 self._close_vector_cache()
+                self._text.close(self._db)
+                self._record_text_token()
             finally:
                 self._db.close()
 
@@ -375,11 +383,53 @@ class SQLiteStore(
     ) -> list[Candidate]:
         where, params = filter_clause(flt or MemoryFilter())
         with self._lock:
-            got = bm25.search(
-                self._bm25, self._postings, terms, limit,
-                lambda pks: self._text_ids(pks, where, params), k1=k1, b=b,
-            )
+
+            def allowed(pks: list[int]) -> dict[int, str]:
+                return self._text_ids(pks, where, params)
+
+            got = self._indexed_text(terms, limit, allowed, k1, b)
+            if got is None:
+                got = bm25.search(self._bm25, self._postings, terms, limit, allowed, k1=k1, b=b)
         return [Candidate(id=i, rank=r, score=x) for r, (i, x) in enumerate(got, start=1)]
+
+    def _indexed_text(
+        self,
+        terms: Sequence[str],
+        limit: int,
+        allowed: Callable[[list[int]], dict[int, str]],
+        k1: float | None,
+        b: float | None,
+    ) -> list[tuple[str, float]] | None:
+        """Full text through the tantivy index (textindex.py): its candidates re-scored with
+        the mind's BM25; None when the index is not used here or its pool ran out under the
+        filter (the caller then scores every posting)."""
+        if limit <= 0 or not self._text.wanted(self._postings.rows()):
+            return None
+        tv = self._text.synced(self._db)
+        self._record_text_token()
+        qt = bm25.query_terms(terms)
+        if tv is None or not qt:
+            return None
+        weights = bm25.term_weights(self._postings.stats(qt), qt)
+        if not weights:
+            return []
+        pool, full = self._text.candidates(tv, weights, limit)
+        got = bm25.search(
+            self._pool_bm25, PoolSource(self._postings, pool), terms, limit, allowed, k1=k1, b=b
+        )
+        return None if full and len(got) < limit else got
+
+    def _record_text_token(self) -> None:
+        """Name a just-saved text index in the database (a read-only mind cannot: its next
+        process rebuilds the index instead)."""
+        if not self._text.pending_token:
+            return
+        try:
+            with self._tx() as db:
+                self._text.record_token(db)
+        except StoreError as e:
+            self._text.forget_token()
+            log.debug("text index token not recorded: %s", e)
 
     def _text_ids(self, pks: list[int], where: str, params: list[Any]) -> dict[int, str]:
         """pk -> id of the rows among `pks` that pass the filter clause."""

@@ -1,0 +1,493 @@
+"""Full text at index speed for large SQLite minds: a tantivy index beside the database (issue 21).
+
+The exact scorer (`store/bm25.py` over `memory_terms`) reads every posting of the query's
+terms that MaxScore cannot skip; at 100k memories that is most of a search's time. tantivy
+(BM25 with block-max WAND, in Rust) returns its top `pool` rows without scoring every match.
+Its scorer fixes k1 1.2 / b 0.75 and keeps its own statistics, so its rows are only
+*candidates*: the store re-scores them, together with every row of the query's rare terms
+and every row changed since the index was last committed, with the mind's own BM25 (k1/b of
+the search, IDF and lengths from `memory_terms`) and returns the best of those. A row can be
+missed only if it matches none of the rare terms and tantivy ranks it below `pool`
+(bench/store_speed.py reports the agreement with the exact scorer).
+
+The SQLite file stays the source of truth. Coherence follows the HNSW graph's rules:
+
+- `text_changes` (seq, pk) is a log written by triggers on `memory_lengths`: every write of a
+  memory's postings and every delete leaves its pk.
+- The index lives in `<mind>.db.fts/` with a manifest naming the mind (`mind_uid`), the log
+  position it reflects (`seq`), a token the database also records (`meta.fts_index_token`: an
+  older copy of the file never trusts a newer index), and each file's size and SHA-256.
+- Writes only append to the log. A search reads the log past the index's position: those pks
+  are "dirty" and join the candidates (their tantivy documents, if any, are stale but every
+  candidate is scored from SQLite). Once `commit_every` pks are dirty (or on close) the
+  process applies them — a document rebuilt from the committed rows, one tantivy commit —
+  then writes the manifest. A crash before the tantivy commit leaves the pks in the log; a
+  crash between the commit and the manifest replays them (re-indexing a pk is idempotent).
+- An index that is missing, of another mind or token, behind a trimmed log, or whose files do
+  not match their checksums is rebuilt from the database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import math
+import os
+import shutil
+import sqlite3
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from ...models.text import words
+from .. import bm25
+from . import sql
+from .filters import chunks, marks
+from .fulltext import FTS_TOKEN_KEY, TEXT_INDEX_VERSION, Postings
+from .hnsw import file_digest
+
+log = logging.getLogger(__name__)
+
+TextIndexMode = Literal["auto", "exact", "tantivy"]
+FORMAT = 1
+TOKENS_VERSION = f"{TEXT_INDEX_VERSION}/x2-pad"  # how doc_tokens shapes a row
+TOKEN_KEY = FTS_TOKEN_KEY  # the index this database last committed a manifest for
+LOG_TRIMMED_KEY = "text_log_trimmed"  # the text log holds no entries at or below this seq
+LOG_KEEP = 20_000  # log entries kept behind the index when trimming
+LOG_TRIM_AT = 100_000  # trim once the log reaches this far behind the index
+FULL_READ_DF = 1_000  # a query term in at most this many rows is read in full (all its rows)
+_BUILD_BATCH = 5_000
+
+
+@dataclass(frozen=True)
+class TextIndexParams:
+    """`mode`: exact (postings only), tantivy (always), auto (tantivy from `min_rows`);
+    `pool`: tantivy rows re-scored per search (at least 2 x its limit); `commit_every`: dirty pks that trigger an
+    index commit; `max_dirty`: past this many dirty pks (the index could not be written)
+    searches use the exact scorer."""
+
+    mode: TextIndexMode = "auto"
+    min_rows: int = 50_000
+    pool: int = 100
+    commit_every: int = 2_000
+    max_dirty: int = 50_000
+
+
+def sidecar_dir(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + ".fts")
+
+
+def available() -> bool:
+    """Whether tantivy can be imported (an optional dependency: `salience[fts]`)."""
+    try:
+        import tantivy  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _tantivy() -> Any:
+    import tantivy
+
+    return tantivy
+
+
+FILLER = "~"  # a token no query has: stands for stop words and the length padding
+REPEAT = (2, 1, 1)  # content, summary, entities: twice bm25.FIELD_WEIGHTS, whole numbers
+PAD = 0.875 * 2  # padding per doc, in average lengths (x2: every word is fed twice)
+
+
+def doc_tokens(content: str, summary: str, entities: Sequence[str], avg_length: float) -> str:
+    """The whitespace-separated tokens tantivy indexes for one memory, shaped so that its
+    BM25 (k1 1.2, b 0.75, fixed) ranks close to the mind's default (k1 0.9, b 0.4):
+
+    - each of Salience's terms twice per content word, once per summary/entity word: the
+      term frequency is exactly 2x the weighted one (effective k1 1.2 / 2 = 0.6);
+    - every word counts 2 tokens (a filler stands for stop words and the second half of a
+      summary/entity word), plus `PAD` average lengths of filler in every row: with
+      fed length 2·len + p and p = 2·avg·(b'(1 − b)/b − (1 − b')) = 1.75·avg, tantivy's
+      1 − b' + b'·len'/avg' equals 1 − b + b·len/avg for b' 0.75, b 0.4 (while the
+      mind's average length stays near the one the index was built with)."""
+    toks: list[str] = []
+    length = 0
+    for text, n in zip((content, summary or "", " ".join(entities)), REPEAT, strict=True):
+        for word in words(text):
+            length += 1
+            k = bm25.term_of(word)
+            if k:
+                toks.extend([k] * n)
+    fill = max(0, 2 * length - len(toks)) + round(PAD * avg_length)
+    return " ".join([*toks, *([FILLER] * fill)])
+
+
+def tantivy_idf(docs: int, hits: int) -> float:
+    """tantivy's IDF: ln(1 + (N − n + 0.5) / (n + 0.5))."""
+    return math.log(1.0 + (max(docs, hits) - hits + 0.5) / (hits + 0.5))
+
+
+class TantivyText:
+    """One tantivy index in a directory: pk (u64, indexed, fast) and the terms (whitespace)."""
+
+    def __init__(self, directory: Path, index: Any) -> None:
+        self.directory = directory
+        self._index = index
+        self._schema = index.schema
+        self._searcher = index.searcher()
+
+    @classmethod
+    def create(cls, directory: Path) -> TantivyText:
+        tv = _tantivy()
+        if directory.exists():
+            shutil.rmtree(directory)
+        directory.mkdir(parents=True)
+        sb = tv.SchemaBuilder()
+        sb.add_unsigned_field("pk", indexed=True, fast=True)
+        sb.add_text_field("t", tokenizer_name="whitespace", index_option="freq")
+        return cls(directory, tv.Index(sb.build(), path=str(directory)))
+
+    @classmethod
+    def open(cls, directory: Path) -> TantivyText:
+        return cls(directory, _tantivy().Index.open(str(directory)))
+
+    def num_docs(self) -> int:
+        return int(self._searcher.num_docs)
+
+    def top(self, weights: dict[str, float], n: int) -> list[int]:
+        """The pks of tantivy's `n` best rows for any of the terms, each term's tantivy IDF
+        replaced by its weight (the mind's IDF) through a boost."""
+        tv = _tantivy()
+        if not weights or n <= 0:
+            return []
+        docs = self.num_docs()
+        clauses = []
+        for t, w in weights.items():
+            boost = w / tantivy_idf(docs, int(self._searcher.doc_freq("t", t)))
+            clauses.append(
+                (tv.Occur.Should, tv.Query.boost_query(tv.Query.term_query(self._schema, "t", t), boost))
+            )
+        q = tv.Query.boolean_query(clauses)
+        hits = self._searcher.search(q, n, count=False).hits
+        if not hits:
+            return []
+        return [int(p) for p in self._searcher.fast_field_values("pk", [a for _, a in hits])]
+
+    def apply(self, docs: Iterable[tuple[int, str | None]], *, fresh: bool = False) -> int:
+        """Replace the documents of these pks (None: delete) in one commit; the count."""
+        tv = _tantivy()
+        # tantivy's minimum arena for a catch-up; a larger one (fewer segments) for a build
+        writer = self._index.writer(heap_size=100_000_000 if fresh else 15_000_000, num_threads=1)
+        done = 0
+        try:
+            batch: list[int] = []
+            for pk, text in docs:
+                if not fresh:
+                    batch.append(pk)
+                    if len(batch) >= 1024:
+                        writer.delete_documents_by_query(
+                            tv.Query.term_set_query(self._schema, "pk", batch)
+                        )
+                        batch = []
+                if text is not None:
+                    doc = tv.Document()
+                    doc.add_unsigned("pk", pk)
+                    doc.add_text("t", text)
+                    writer.add_document(doc)
+                done += 1
+            if batch:
+                writer.delete_documents_by_query(tv.Query.term_set_query(self._schema, "pk", batch))
+            writer.commit()
+            writer.wait_merging_threads()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                writer.rollback()
+            raise
+        finally:
+            del writer  # releases the directory's writer lock
+        self._index.reload()
+        self._searcher = self._index.searcher()
+        return done
+
+    # -- manifest ---------------------------------------------------------------------------
+    def files(self) -> list[str]:
+        """The index's own files (segments, meta.json): what the manifest checksums."""
+        return sorted(
+            p.name
+            for p in self.directory.iterdir()
+            if p.is_file() and not p.name.startswith(".") and p.name != "manifest.json"
+        )
+
+    def save_manifest(self, manifest: dict[str, Any], known: dict[str, list[Any]]) -> dict:
+        """Write the manifest atomically; `known` holds digests of files already hashed
+        (segment files never change once written). The manifest written."""
+        files: dict[str, list[Any]] = {}
+        for name in self.files():
+            path = self.directory / name
+            size = path.stat().st_size
+            old = known.get(name)
+            if old is not None and old[0] == size and name != "meta.json":
+                files[name] = old
+            else:
+                files[name] = [size, file_digest(path)]
+        body = {**manifest, "format": FORMAT, "files": files}
+        tmp = self.directory / f".manifest-{manifest['token']}.tmp"
+        tmp.write_text(json.dumps(body))
+        os.replace(tmp, self.directory / "manifest.json")
+        return body
+
+    @classmethod
+    def load(cls, directory: Path) -> tuple[TantivyText, dict] | None:
+        """The saved index and its manifest, or None when absent, partial or altered."""
+        try:
+            body = json.loads((directory / "manifest.json").read_text())
+            if body.get("format") != FORMAT:
+                return None
+            for name, (size, digest) in body["files"].items():
+                path = directory / name
+                if path.stat().st_size != size or file_digest(path) != digest:
+                    return None
+            loaded = cls.open(directory)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            log.info("text index in %s is not usable: %s", directory, e)
+            return None
+        return loaded, body
+
+
+class PoolSource:
+    """`bm25.Source` restricted to candidate rows: a rare term's postings are read in full,
+    a frequent one's only for the pool (and for whatever rows the scorer asks about)."""
+
+    def __init__(self, src: Postings, pool: Sequence[int]) -> None:
+        self._src = src
+        self._pool = list(dict.fromkeys(pool))
+        self._df: dict[str, int] = {}
+
+    def stats(self, terms: Sequence[str]) -> bm25.Stats:
+        st = self._src.stats(terms)
+        self._df.update(st.df)
+        return st
+
+    def postings(self, term: str) -> Iterable[tuple[int, float, float]]:
+        if self._df.get(term, 0) <= FULL_READ_DF:
+            return self._src.postings(term)
+        return self._src.postings_for(term, self._pool)
+
+    def postings_for(self, term: str, pks: Sequence[int]) -> Iterable[tuple[int, float, float]]:
+        return self._src.postings_for(term, pks)
+
+
+class TextIndex:
+    """The tantivy index of one store and its position in the text log (callers hold the
+    store's lock)."""
+
+    def __init__(self, db_path: Path, params: TextIndexParams) -> None:
+        self.params = params
+        self._dir = sidecar_dir(db_path)
+        self._tv: TantivyText | None = None
+        self._seq = 0  # log position the committed index reflects
+        self._read = 0  # log position read into `dirty`
+        self._dirty: set[int] = set()
+        self._files: dict[str, list[Any]] = {}
+        self._avg = 1.0  # the mind's average length when the index was built (its padding)
+        self._broken = False  # tantivy failed here: this handle searches exactly
+        self._pending_token: str | None = None  # saved, not yet named in the database
+        self._available: bool | None = None  # tantivy importable (checked on first use)
+
+    @property
+    def dirty(self) -> int:
+        return len(self._dirty)
+
+    def wanted(self, rows: int) -> bool:
+        if self._broken or self.params.mode == "exact":
+            return False
+        if self._available is None:
+            self._available = available()
+            if not self._available:
+                log.warning("tantivy is not installed: full text is scored exactly")
+        if not self._available:
+            return False
+        return self.params.mode == "tantivy" or rows >= self.params.min_rows
+
+    # -- sync -------------------------------------------------------------------------------
+    def synced(self, db: sqlite3.Connection) -> TantivyText | None:
+        """The index with `dirty` brought up to the committed log; opened, or rebuilt from the
+        database, on first use. None when the index cannot be used (searches go exact)."""
+        try:
+            with _read_tx(db):
+                if self._tv is None or self._read < _trimmed(db):
+                    self._open(db)
+                self._read_log(db)
+                if len(self._dirty) >= self.params.commit_every:
+                    self._commit(db)
+        except (OSError, ValueError, RuntimeError, sqlite3.Error) as e:
+            log.warning("text index of %s failed (%s): searching exactly", self._dir, e)
+            self._broken, self._tv = True, None
+            return None
+        if len(self._dirty) > self.params.max_dirty:
+            return None
+        return self._tv
+
+    def candidates(
+        self, tv: TantivyText, weights: dict[str, float], limit: int
+    ) -> tuple[list[int], bool]:
+        """(tantivy's best `max(pool, 2·limit)` rows ∪ dirty pks, whether tantivy's pool was
+        full: rows may lie beyond it)."""
+        n = max(self.params.pool, 2 * limit)
+        top = tv.top(weights, n)
+        return [*top, *self._dirty], len(top) >= n
+
+    def _read_log(self, db: sqlite3.Connection) -> None:
+        for seq, pk in db.execute(sql.TEXT_LOG_AFTER, (self._read,)):
+            self._dirty.add(int(pk))
+            self._read = int(seq)
+
+    def _open(self, db: sqlite3.Connection) -> None:
+        """Load the saved index if it matches this database, else rebuild it (inside the
+        caller's read transaction: the log position and the rows are one snapshot)."""
+        last = _log_last(db)
+        trimmed = _trimmed(db)
+        loaded = TantivyText.load(self._dir) if self._dir.exists() else None
+        if loaded is not None:
+            tv, manifest = loaded
+            seq = int(manifest.get("seq", -1))
+            if (
+                manifest.get("tokens") == TOKENS_VERSION
+                and manifest.get("mind_uid") == _meta(db, "mind_uid")
+                and manifest.get("token") == _meta(db, TOKEN_KEY)
+                and trimmed <= seq <= last
+            ):
+                self._tv, self._seq, self._read = tv, seq, seq
+                self._files = dict(manifest["files"])
+                self._avg = float(manifest.get("avg_length", 1.0))
+                self._dirty.clear()
+                return
+            log.info("saved text index of %s does not match the database: rebuilding", self._dir)
+        self._rebuild(db, last)
+
+    def _rebuild(self, db: sqlite3.Connection, last: int) -> None:
+        tv = TantivyText.create(self._dir)
+        n, total = db.execute(sql.TEXT_TOTALS).fetchone()
+        self._avg = float(total) / int(n) if n else 1.0
+        tv.apply(_all_docs(db, self._avg), fresh=True)
+        self._tv, self._seq, self._read = tv, last, last
+        self._dirty.clear()
+        self._files = {}
+        self._save(db)
+
+    def _commit(self, db: sqlite3.Connection) -> None:
+        """Apply the dirty pks (their committed rows, read in the caller's snapshot)."""
+        assert self._tv is not None
+        pks = sorted(self._dirty)
+        self._tv.apply(_docs(db, pks, self._avg))
+        self._seq = self._read
+        self._dirty.clear()
+        self._save(db)
+
+    def _save(self, db: sqlite3.Connection) -> None:
+        """Write the manifest, then record its token in the database (and trim the log). A
+        database that cannot be written (read-only mind) keeps the old token: the next
+        process rebuilds rather than trusting an index it cannot vouch for."""
+        assert self._tv is not None
+        token = uuid.uuid4().hex
+        manifest = {
+            "mind_uid": _meta(db, "mind_uid"),
+            "seq": self._seq,
+            "token": token,
+            "avg_length": self._avg,
+            "tokens": TOKENS_VERSION,
+        }
+        body = self._tv.save_manifest(manifest, self._files)
+        self._files = dict(body["files"])
+        self._pending_token = token
+
+    def record_token(self, db: sqlite3.Connection) -> None:
+        """Inside a write transaction after `_save`: name the saved index in the database and
+        trim the text log far behind it."""
+        token = self._pending_token
+        if token is None:
+            return
+        db.execute(sql.SET_META, (TOKEN_KEY, token))
+        if self._seq - _log_first(db) > LOG_TRIM_AT:
+            db.execute(sql.TEXT_LOG_TRIM, (self._seq - LOG_KEEP,))
+            db.execute(sql.SET_META, (LOG_TRIMMED_KEY, str(self._seq - LOG_KEEP)))
+        self._pending_token = None
+
+    @property
+    def pending_token(self) -> bool:
+        return self._pending_token is not None
+
+    def forget_token(self) -> None:
+        self._pending_token = None
+
+    def close(self, db: sqlite3.Connection) -> None:
+        """On close: commit what is dirty so the next process starts from a current index."""
+        if self._tv is None or self._broken:
+            return
+        try:
+            with _read_tx(db):
+                self._read_log(db)
+                if self._dirty:
+                    self._commit(db)
+        except (OSError, ValueError, RuntimeError, sqlite3.Error) as e:
+            log.warning("cannot save the text index of %s: %s", self._dir, e)
+        self._tv = None
+
+
+# -- helpers ------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _read_tx(db: sqlite3.Connection) -> Iterator[None]:
+    """One read snapshot (unless the caller already holds a transaction)."""
+    own = not db.in_transaction
+    if own:
+        db.execute(sql.BEGIN_READ)
+    try:
+        yield
+    finally:
+        if own:
+            db.execute(sql.COMMIT)
+
+
+def _meta(db: sqlite3.Connection, key: str) -> str | None:
+    row = db.execute(sql.GET_META, (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def _trimmed(db: sqlite3.Connection) -> int:
+    return int(_meta(db, LOG_TRIMMED_KEY) or 0)
+
+
+def _log_last(db: sqlite3.Connection) -> int:
+    return int(db.execute(sql.TEXT_LOG_LAST).fetchone()[0])
+
+
+def _log_first(db: sqlite3.Connection) -> int:
+    return int(db.execute(sql.TEXT_LOG_FIRST).fetchone()[0])
+
+
+def _all_docs(db: sqlite3.Connection, avg: float) -> Iterator[tuple[int, str | None]]:
+    last = 0
+    while True:
+        batch = db.execute(sql.TERMS_SOURCE, (last, _BUILD_BATCH)).fetchall()
+        if not batch:
+            return
+        for pk, content, summary, entities in batch:
+            ents = json.loads(entities) if entities else []
+            yield int(pk), doc_tokens(content or "", summary or "", ents, avg)
+        last = int(batch[-1][0])
+
+
+def _docs(
+    db: sqlite3.Connection, pks: list[int], avg: float
+) -> Iterator[tuple[int, str | None]]:
+    """(pk, tokens) of these pks as committed; None for a pk that no longer exists."""
+    for part in chunks(pks):
+        found: dict[int, str] = {}
+        for pk, content, summary, entities in db.execute(
+            sql.TERMS_SOURCE_PKS.format(marks=marks(part)), part
+        ):
+            ents = json.loads(entities) if entities else []
+            found[int(pk)] = doc_tokens(content or "", summary or "", ents, avg)
+        for pk in part:
+            yield pk, found.get(pk)
