@@ -4,17 +4,26 @@
     python bench/store_speed.py --n 50000       # one size
     python bench/store_speed.py --full          # adds N = 1M
     python bench/store_speed.py --backend sqlite,sqlite-hnsw,postgres [--dsn DSN]
+    python bench/store_speed.py --n 100000 --text-index   # + full text through tantivy (issue 21)
 
 Vectors are precomputed (clustered, 384-d) so the store is what is measured; "hybrid" is the
 full candidate path of a search without query embedding: full text + vector candidates, RRF
 fusion and hydration of the top 10 records. "sqlite" uses the exact numpy index, "sqlite-hnsw"
 the HNSW graph (built by the first search; recall@10 against brute force). The numpy row is a plain in-memory brute-force
 matmul over the same vectors — the floor any exact search can reach.
+
+With --text-index, each SQLite mind is also searched through the tantivy text index
+(`sqlite_text_index=tantivy`, store/sqlite/textindex.py) by a second handle on the same file, in
+the same run: its full-text top-50 and hybrid rows stand beside the exact scorer's, with the
+build time, the catch-up of 2,000 new memories (one index commit) and the agreement of its
+top-10 / top-50 with the exact BM25 scorer (the same BM25, every posting read). The load
+average is printed with the table.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -40,12 +49,12 @@ BATCH = 2000
 
 
 def bench_backend(
-    backend: str, n: int, cfg: Config, corpus: Corpus, queries, progress
+    backend: str, n: int, cfg: Config, corpus: Corpus, queries, progress, text_index: bool = False
 ) -> list[dict]:
     kind = "postgres" if backend == "postgres" else "sqlite"
-    if kind == "sqlite":  # name the vector index: auto would switch to HNSW at 100k
+    if kind == "sqlite":  # name the indexes: auto would switch to HNSW / tantivy at 100k / 50k
         index = "hnsw" if backend == "sqlite-hnsw" else "exact"
-        cfg = cfg.model_copy(update={"sqlite_vector_index": index})
+        cfg = cfg.model_copy(update={"sqlite_vector_index": index, "sqlite_text_index": "exact"})
     store = open_store(cfg, f"bench-{n}-{backend}", backend=kind)
     if hasattr(store, "drop_mind") and store.count() > 0:
         store.drop_mind()
@@ -134,8 +143,72 @@ def bench_backend(
     rows.append(dict(backend=backend, n=n, op="hybrid top-10", lat=lat, ins=None, note=""))
     lat = timed(lambda i: store.search_text(terms[i], limit=50), reps)
     rows.append(dict(backend=backend, n=n, op="full text top-50", lat=lat, ins=None, note=""))
+    if text_index and kind == "sqlite":
+        rows.extend(tantivy_rows(backend, n, cfg, store, corpus, queries, all_ids))
     if hasattr(store, "drop_mind"):
         store.drop_mind()
+    store.close()
+    return rows
+
+
+def tantivy_rows(
+    backend: str, n: int, cfg: Config, exact, corpus: Corpus, queries, all_ids: list[str]
+) -> list[dict]:
+    """The same mind searched through the tantivy text index (a second handle on the file)."""
+    terms, qvecs = queries
+    reps = len(terms)
+    tcfg = cfg.model_copy(update={"sqlite_text_index": "tantivy"})
+    store = open_store(tcfg, f"bench-{n}-{backend}", backend="sqlite")
+    t = time.perf_counter()
+    store.search_text(terms[0], limit=50)  # the first search builds the index
+    build_s = time.perf_counter() - t
+    truth = [[c.id for c in exact.search_text(q, limit=50)] for q in terms]
+    got = [[c.id for c in store.search_text(q, limit=50)] for q in terms]
+    top10 = np.mean(
+        [
+            len(set(a[:10]) & set(b[:10])) / max(1, len(b[:10]))
+            for a, b in zip(got, truth, strict=True)
+        ]
+    )
+    top50 = np.mean(
+        [len(set(a) & set(b)) / max(1, len(b)) for a, b in zip(got, truth, strict=True)]
+    )
+    same = np.mean([a == b for a, b in zip(got, truth, strict=True)])
+    agree = f"vs exact: top-10 {top10:.4f}, top-50 {top50:.4f}, identical {same:.3f}"
+    extra = corpus.memories(BATCH, n + 10_000_000)  # then 2,000 more: one index commit
+    t = time.perf_counter()
+    store.insert(extra, corpus.vectors(BATCH))
+    ins_s = time.perf_counter() - t
+    t = time.perf_counter()
+    store.search_text(terms[0], limit=50)
+    catch_ms = (time.perf_counter() - t) * 1000
+    lat = timed(lambda i: store.search_text(terms[i], limit=50), reps)
+    rows = [
+        dict(
+            backend=backend + " +tantivy",
+            n=n,
+            op="full text top-50",
+            lat=lat,
+            ins=BATCH / ins_s,
+            note=f"index build {build_s:.0f} s; {agree}; +{BATCH:,} rows caught up in {catch_ms:.0f} ms",
+        )
+    ]
+
+    def hybrid(i: int) -> None:
+        fused = rrf_fuse(
+            {
+                "text": store.search_text(terms[i], limit=50),
+                "vector": store.search_vector(qvecs[i], limit=50),
+            }
+        )[:10]
+        store.get_many([f[0] for f in fused])
+
+    store.search_vector(qvecs[0], limit=10)  # load this handle's vector cache
+    lat = timed(hybrid, reps)
+    rows.append(
+        dict(backend=backend + " +tantivy", n=n, op="hybrid top-10", lat=lat, ins=None, note="")
+    )
+    store.delete([m.id for m in extra])
     store.close()
     return rows
 
@@ -164,6 +237,9 @@ def main() -> None:
     ap.add_argument("--backend", default="sqlite", help="comma list: sqlite, sqlite-hnsw, postgres")
     ap.add_argument("--dsn", help="PostgreSQL DSN (default: start an embedded server)")
     ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument(
+        "--text-index", action="store_true", help="also search SQLite minds through tantivy"
+    )
     args = ap.parse_args()
     sizes = args.n or ([10_000, 100_000] + ([1_000_000] if args.full else []))
     backends = [b.strip() for b in args.backend.split(",") if b.strip()]
@@ -194,12 +270,20 @@ def main() -> None:
                     queries = Corpus(DIM, seed=1).queries(args.queries)
                     corpus_q = (queries[0], corpus.vectors(args.queries))
                     for b in backends:
-                        rows.extend(bench_backend(b, n, cfg, Corpus(DIM), corpus_q, progress))
+                        rows.extend(
+                            bench_backend(
+                                b, n, cfg, Corpus(DIM), corpus_q, progress, args.text_index
+                            )
+                        )
                     rows.append(numpy_baseline(n, Corpus(DIM), corpus_q[1]))
         finally:
             if server is not None:
                 server.stop()
-    table = Table(title=f"Store speed ({DIM}-d clustered vectors, {args.queries} queries, top-10)")
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    table = Table(
+        title=f"Store speed ({DIM}-d clustered vectors, {args.queries} queries, top-10; "
+        f"load average {load})"
+    )
     for col in (
         "backend",
         "N",
