@@ -73,3 +73,44 @@ def test_reply_found_through_the_turn_it_answers(config: Config, tmp_path) -> No
             == [ask]
     finally:
         mind.close()
+
+
+def test_neighbours_scored_alone_rank_as_scoring_all_again(
+    config: Config, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search scores only the neighbours that joined and merges them in: hits, scores
+    and explanations are those of scoring every candidate again (the ranking before the
+    change), for queries naming a participant, a time, or neither."""
+    from datetime import UTC, datetime
+
+    from salience.clock import FrozenClock
+    from salience.search.pipeline import Recall
+
+    clock = FrozenClock(datetime(2026, 5, 4, 12, tzinfo=UTC))
+    mind = Mind.open(tmp_path / "r.db", config=config, embedder="hash", clock=clock)
+    try:
+        speakers = ("Caroline", "Melanie", "Jon")
+        topics = ("painting", "the book club", "a camping trip", "adoption papers", "pottery")
+        mind.add_many([
+            {"content": f"{speakers[(s + t) % 3]}: about {topics[(s * 7 + t) % 5]}, turn {t} "
+                        f"of chat {s} (note {s * 31 + t})",
+             "session_id": f"s{s}", "t": t}
+            for s in range(6) for t in range(12)
+        ])
+        queries = ["What did Caroline say about pottery?", "painting last week",
+                   "camping trip plans", "Who filed the adoption papers?"]
+        cfg = replace(get_preset("relevance"), pool=8, context_seeds=4)
+        fast = [mind.search(q, preset=cfg, feedback=False) for q in queries]
+
+        def rescore_all(score, memories, cfg, scored, added):
+            return score(memories)
+
+        monkeypatch.setattr(Recall, "_rescore", staticmethod(rescore_all))
+        again = [mind.search(q, preset=cfg, feedback=False) for q in queries]
+        assert any("context_bonus" in h.explanation and h.explanation["context_bonus"] > 0
+                   for hits in fast for h in hits)
+        for a, b in zip(fast, again, strict=True):
+            assert [(h.memory.id, h.score, h.explanation) for h in a] == \
+                [(h.memory.id, h.score, h.explanation) for h in b]
+    finally:
+        mind.close()

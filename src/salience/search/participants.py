@@ -18,9 +18,10 @@ one over a relevant one; a query that names no participant is left alone. Pure f
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 
 from ..models import Memory
+from ..models.text import text_cache
 from .query import words
 
 META_KEYS = ("speaker", "author", "sender", "from", "organizer", "organiser", "participants")
@@ -28,6 +29,7 @@ ROLE_LABELS = frozenset({"user", "assistant", "system", "me", "i", "you", "bot",
 _ORGANIZER = re.compile(r"^\s*organi[sz]er\s*:\s*(?P<who>.+)$", re.IGNORECASE | re.MULTILINE)
 _EMAIL = re.compile(r"<[^>]*>|\S+@\S+")
 MIN_NAME_CHARS = 2
+PEOPLE_CACHE = 4096  # memory texts whose people are kept (as rank.STEM_CACHE)
 
 
 def _names(value: object) -> list[str]:
@@ -48,14 +50,22 @@ def _key(name: str) -> str | None:
 
 def participants(memory: Memory) -> frozenset[str]:
     """The people `memory` is by (name keys, lower-cased words joined by one space)."""
-    from ..graph.extract import statements
-
     raw: list[str] = []
     meta = memory.metadata or {}
     for k in META_KEYS:
         raw += _names(meta.get(k))
-    raw += [who for who, _ in statements(memory.content)]
-    raw += [who for m in _ORGANIZER.finditer(memory.content) for who in _names(m["who"])]
+    keys = (k for k in (_key(n) for n in raw) if k)
+    return frozenset(keys) | content_people(memory.content)
+
+
+@text_cache(PEOPLE_CACHE)
+def content_people(content: str) -> frozenset[str]:
+    """The people a memory's text says it is by: its speakers' lines and a calendar
+    organiser (cached: the same candidates recur across searches and are ranked twice)."""
+    from ..graph.extract import statements
+
+    raw = [who for who, _ in statements(content)]
+    raw += [who for m in _ORGANIZER.finditer(content) for who in _names(m["who"])]
     return frozenset(k for k in (_key(n) for n in raw) if k)
 
 
@@ -77,12 +87,20 @@ def boost(
     memories: Mapping[str, Memory],
     query: str,
     shift: float,
+    people: MutableMapping[str, frozenset[str]] | None = None,
 ) -> list[tuple[str, float, dict[str, float]]]:
     """Memories by a participant the query names gain `shift` (scores higher-is-better);
-    the list is re-sorted. Unchanged when the query names none of the candidates' people."""
+    the list is re-sorted. Unchanged when the query names none of the candidates' people.
+    `people` caches `participants` per memory id (a search that ranks twice reads each once)."""
     if shift <= 0 or not ranked:
         return list(ranked)
-    by = {i: participants(memories[i]) for i, _, _ in ranked if i in memories}
+    cache: MutableMapping[str, frozenset[str]] = {} if people is None else people
+    by = {}
+    for i, _, _ in ranked:
+        if i in memories:
+            if i not in cache:
+                cache[i] = participants(memories[i])
+            by[i] = cache[i]
     asked = named(query, set().union(*by.values()) if by else ())
     if not asked:
         return list(ranked)

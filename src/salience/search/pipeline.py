@@ -175,11 +175,19 @@ class Recall:
         ids = list(dict.fromkeys(c.id for cands in got.lists.values() for c in cands))
         memories = {m.id: m for m in self.store.get_many(ids)}
         now = self.clock.now()
-        ranked = self._score(query, got, memories, cfg, now, distances)
+
+        def score(mems: Mapping[str, Memory]) -> list[R.Ranked]:
+            return self._score(query, got, mems, cfg, now, distances)
+
+        scored = score(memories)
+        people: dict[str, frozenset[str]] = {}  # participants per memory, read once a search
+        ranked = self._participants(query, scored, memories, cfg, people)
         if cfg.context_window > 0 and cfg.context_weight > 0:
             seeds = [memories[i] for i, _, _ in ranked[: cfg.context_seeds]]
-            if self._add_neighbours(seeds, memories, cfg.context_window, flt):
-                ranked = self._score(query, got, memories, cfg, now, distances)
+            added = self._add_neighbours(seeds, memories, cfg.context_window, flt)
+            if added:
+                scored = self._rescore(score, memories, cfg, scored, added)
+                ranked = self._participants(query, scored, memories, cfg, people)
             ranked = R.spread_context(
                 ranked, _neighbours(memories, cfg.context_window), cfg.context_weight,
                 floor=R.median_score(ranked),
@@ -230,12 +238,42 @@ class Recall:
         now: Any,
         distances: Mapping[str, int] | None,
     ) -> list[R.Ranked]:
-        """The preset's ranking of `memories`, then the time match and the participant shift."""
+        """The preset's ranking of `memories`, then the time match."""
         ranked = self._rank(got, memories, cfg, now, distances, query)
         if cfg.time_aware:
             ranked = self._time_boost(query, ranked, memories, cfg, now)
+        return ranked
+
+    @staticmethod
+    def _rescore(
+        score: Callable[[Mapping[str, Memory]], list[R.Ranked]],
+        memories: Mapping[str, Memory],
+        cfg: SearchConfig,
+        scored: list[R.Ranked],
+        added: Sequence[str],
+    ) -> list[R.Ranked]:
+        """`score(memories)` after the neighbours `added` joined those `scored`: every
+        candidate's score depends on the candidate alone (its vector, the gathered BM25, its
+        priors), so only the new ones are scored and merged in — the same list as scoring
+        them all again. The recency intent places each candidate among all of them in time,
+        so with it everything is scored again."""
+        if cfg.time_aware and cfg.recency_intent:
+            return score(memories)
+        new = score({i: memories[i] for i in added})
+        return sorted([*scored, *new], key=lambda r: (-r[1], r[0]))
+
+    def _participants(
+        self,
+        query: str,
+        ranked: list[R.Ranked],
+        memories: Mapping[str, Memory],
+        cfg: SearchConfig,
+        people: dict[str, frozenset[str]],
+    ) -> list[R.Ranked]:
+        """The participant shift (ranking="bounded"), with `people` caching who each memory
+        is by across the search's two rankings."""
         if cfg.ranking == "bounded" and cfg.participant_shift > 0:
-            ranked = participant_boost(ranked, memories, query, cfg.participant_shift)
+            return participant_boost(ranked, memories, query, cfg.participant_shift, people)
         return ranked
 
     def _add_neighbours(
@@ -244,9 +282,9 @@ class Recall:
         memories: dict[str, Memory],
         window: int,
         flt: MemoryFilter | None,
-    ) -> int:
+    ) -> list[str]:
         """Add to `memories` the turns within `window` of each seed in its session (what the
-        search's filter lets through, superseded ones hidden); returns how many were added.
+        search's filter lets through, superseded ones hidden); returns the ids added.
         One read per run of overlapping windows (`Store.session_turns`); with a filter, one
         filtered read of the new ones."""
         got: dict[str, Memory] = {}
@@ -256,15 +294,15 @@ class Recall:
                            if m.id not in memories and m.superseded_by is None)
         if flt is None or not got:  # the default filter only hides superseded memories
             memories.update(got)
-            return len(got)
+            return list(got)
         found = list(got)
         base = flt
         ids = [i for i in found if base.ids is None or i in base.ids]
         if not ids:
-            return 0
+            return []
         added = self.store.list(replace(base, ids=ids), limit=len(ids))
         memories.update((m.id, m) for m in added)
-        return len(added)
+        return [m.id for m in added]
 
     def _agent_first(
         self, query: str, ranked: list[R.Ranked], memories: dict[str, Memory]

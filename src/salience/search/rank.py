@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from functools import lru_cache
 
 from ..models import IMPORTANCE_WEIGHTS, Candidate, Importance, Memory
 from ..models.text import text_cache
@@ -257,28 +258,33 @@ def prior_signal(memory: Memory, now: datetime) -> tuple[float, dict[str, float]
     return value, {f"prior_{k}": v for k, v in parts.items()} | {"prior": value}
 
 
-STEM_CACHE = 4096  # memories whose stemmed words are kept (a search ranks ~100, twice)
+STEM_CACHE = 4096  # memories whose stemmed words are kept (a search ranks ~100)
+WORD_STEM_CACHE = 16_384  # distinct words whose stem is kept (words are short: ~2 MB at most)
+
+
+@lru_cache(maxsize=WORD_STEM_CACHE)
+def _stem(word: str) -> str:
+    from ..llm.heuristic.text import stem
+
+    return stem(word)
 
 
 @text_cache(STEM_CACHE)
 def stemmed_words(text: str) -> frozenset[str]:
-    """The light-stemmed words of `text` (cached: the same candidates are ranked again after
-    the neighbouring turns join them, and recur across searches)."""
-    from ..llm.heuristic.text import stem
+    """The light-stemmed words of `text` (cached: the same candidates recur across searches;
+    a text not seen yet is mostly words that were: their stems are cached too)."""
     from .query import words
 
-    return frozenset(stem(w) for w in words(text))
+    return frozenset(_stem(w) for w in words(text))
 
 
 def term_coverage(terms: Sequence[str], text: str) -> float:
     """Share of the query's content `terms` that occur in `text` (compared after a light
     suffix strip, as the full-text index stems them): 1.0 when every term is there."""
-    from ..llm.heuristic.text import stem
-
     if not terms:
         return 1.0
     have = stemmed_words(text)
-    return sum(1 for t in terms if stem(t) in have) / len(terms)
+    return sum(1 for t in terms if _stem(t) in have) / len(terms)
 
 
 def bounded_rank(
