@@ -2,10 +2,11 @@
 
 Each SIGUSR1 appends a line to `DIR/trace.txt`: the Python heap (allocated blocks), SQLite's
 own heap (`sqlite3_memory_used`: page caches, statements — what tracemalloc cannot see) and
-the fill of the process-wide caches (claims, hash-embedder buckets). With
+the fill of the process-wide caches (every `models.text.text_cache` — claims, entities,
+stems, update announcements, statements — and the hash-embedder buckets). With
 `SALIENCE_SOAK_TRACE_TOP=1` the server runs under tracemalloc (~2x slower, each snapshot
 stalls it) and the line adds the 25 source lines whose allocations grew most;
-`SALIENCE_SOAK_CACHE_SIZE=N` shrinks those two caches to N entries.
+`SALIENCE_SOAK_CACHE_SIZE=N` shrinks every one of those caches to N entries.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 
 OUT = Path(os.environ["SALIENCE_SOAK_TRACE_DIR"])
 _first: list[tracemalloc.Snapshot] = []
+_caches: dict[str, object] = {}  # name -> a cached function (cache_info()), see track_caches
 
 
 def sqlite_heap_mb() -> float:
@@ -32,15 +34,36 @@ def sqlite_heap_mb() -> float:
 
 
 def cache_sizes() -> str:
-    """`cache_info()` of the process-wide LRU caches a server fills."""
-    from salience.embed import hash as hash_embed
-    from salience.llm.heuristic import claims
+    """`cache_info()` fill of the process-wide caches a server fills."""
+    return ", ".join(f"{name} {fn.cache_info().currsize}/{fn.cache_info().maxsize}"  # type: ignore[attr-defined]
+                     for name, fn in sorted(_caches.items()))
 
-    parts = []
-    for name, fn in (("claims", claims._claims_cached), ("hash buckets", hash_embed._bucket)):
-        info = fn.cache_info()
-        parts.append(f"{name} {info.currsize}/{info.maxsize}")
-    return ", ".join(parts)
+
+def track_caches(size: int | None) -> None:
+    """Before salience is imported: every `text_cache` made from now on is recorded (and, with
+    `size`, holds `size` entries); the hash embedder's bucket cache likewise."""
+    from functools import lru_cache
+
+    from salience.models import text
+
+    made = text.text_cache
+
+    def recording(maxsize: int, *args: object, **kw: object):  # type: ignore[no-untyped-def]
+        deco = made(size or maxsize, *args, **kw)  # type: ignore[arg-type]
+
+        def register(fn):  # type: ignore[no-untyped-def]
+            out = deco(fn)
+            _caches[f"{fn.__module__.rpartition('.')[2]}.{fn.__name__}"] = out
+            return out
+
+        return register
+
+    text.text_cache = recording  # type: ignore[assignment]
+    from salience.embed import hash as hash_embed
+
+    if size:
+        hash_embed._bucket = lru_cache(maxsize=size)(hash_embed._bucket.__wrapped__)
+    _caches["hash._bucket"] = hash_embed._bucket
 
 
 def dump(_signum: int, _frame: object) -> None:
@@ -64,21 +87,8 @@ def dump(_signum: int, _frame: object) -> None:
         f.write("\n".join(lines) + "\n")
 
 
-def shrink_caches(size: int) -> None:
-    """Diagnosis (`SALIENCE_SOAK_CACHE_SIZE=N`): the claims and bucket caches hold N entries, so a
-    soak shows whether anything but them grows."""
-    from functools import lru_cache
-
-    from salience.embed import hash as hash_embed
-    from salience.llm.heuristic import claims
-
-    claims._claims_cached = lru_cache(maxsize=size)(claims._claims_of)
-    hash_embed._bucket = lru_cache(maxsize=size)(hash_embed._bucket.__wrapped__)
-
-
 if __name__ == "__main__":
-    if os.environ.get("SALIENCE_SOAK_CACHE_SIZE"):
-        shrink_caches(int(os.environ["SALIENCE_SOAK_CACHE_SIZE"]))
+    track_caches(int(os.environ.get("SALIENCE_SOAK_CACHE_SIZE") or 0) or None)
     if os.environ.get("SALIENCE_SOAK_TRACE_TOP") == "1":
         tracemalloc.start(1)  # slows the server ~2x, and each snapshot stalls it for seconds
     signal.signal(signal.SIGUSR1, dump)

@@ -241,6 +241,9 @@ def main() -> None:
     ap.add_argument("--steady", type=int, default=0,
                     help="keep each tenant mind at about N memories: past N, every acknowledged "
                          "add deletes the oldest one (RSS flat = no leak; 0: minds only grow)")
+    ap.add_argument("--quota", type=int, default=10_000_000,
+                    help="each tenant's monthly embedding quota (the free tier's 10,000 runs out "
+                         "mid-soak and turns the writes of a tenant into 429s)")
     ap.add_argument("--trace", type=Path, default=None,
                     help="memory probes in the server: each sample appends its Python and SQLite "
                          "heaps and cache fill to TRACE/trace.txt (bench/_traced_serve.py)")
@@ -263,6 +266,8 @@ def main() -> None:
     run = uuid.uuid4().hex[:6]
     db = ServerDB.at_home(home)
     keys = [db.create_key(scope="write", tenant=f"soak{run}-t{i}")[0] for i in range(args.tenants)]
+    for i in range(args.tenants):  # the free tier's 10,000 embeddings a month last ~20 minutes
+        db.set_tenant(f"soak{run}-t{i}", "free", monthly_quota=args.quota)  # here: 429s after
     db.close()
     minds = [f"soak{run}-m{i}" for i in range(args.tenants)]
     port = free_port()
