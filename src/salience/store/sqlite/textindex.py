@@ -174,30 +174,27 @@ class TantivyText:
             return []
         return [int(p) for p in self._searcher.fast_field_values("pk", [a for _, a in hits])]
 
-    def apply(self, docs: Iterable[tuple[int, str | None]], *, fresh: bool = False) -> int:
-        """Replace the documents of these pks (None: delete) in one commit; the count."""
+    def apply(self, docs: Iterable[tuple[int, str | None]], *, drop: Sequence[int] = ()) -> int:
+        """Delete the documents of `drop`, then add `docs` (pk, tokens; None: nothing to add),
+        in one commit; the documents added. (tantivy applies a delete to the documents added
+        before it, so every delete goes first.)"""
         tv = _tantivy()
+        fresh = not drop
         # tantivy's minimum arena for a catch-up; a larger one (fewer segments) for a build
         writer = self._index.writer(heap_size=100_000_000 if fresh else 15_000_000, num_threads=1)
         done = 0
         try:
-            batch: list[int] = []
+            pks = list(drop)
+            for i in range(0, len(pks), 1024):
+                part = pks[i : i + 1024]
+                writer.delete_documents_by_query(tv.Query.term_set_query(self._schema, "pk", part))
             for pk, text in docs:
-                if not fresh:
-                    batch.append(pk)
-                    if len(batch) >= 1024:
-                        writer.delete_documents_by_query(
-                            tv.Query.term_set_query(self._schema, "pk", batch)
-                        )
-                        batch = []
                 if text is not None:
                     doc = tv.Document()
                     doc.add_unsigned("pk", pk)
                     doc.add_text("t", text)
                     writer.add_document(doc)
-                done += 1
-            if batch:
-                writer.delete_documents_by_query(tv.Query.term_set_query(self._schema, "pk", batch))
+                    done += 1
             writer.commit()
             writer.wait_merging_threads()
         except BaseException:
@@ -370,7 +367,7 @@ class TextIndex:
         tv = TantivyText.create(self._dir)
         n, total = db.execute(sql.TEXT_TOTALS).fetchone()
         self._avg = float(total) / int(n) if n else 1.0
-        tv.apply(_all_docs(db, self._avg), fresh=True)
+        tv.apply(_all_docs(db, self._avg))
         self._tv, self._seq, self._read = tv, last, last
         self._dirty.clear()
         self._files = {}
@@ -380,7 +377,7 @@ class TextIndex:
         """Apply the dirty pks (their committed rows, read in the caller's snapshot)."""
         assert self._tv is not None
         pks = sorted(self._dirty)
-        self._tv.apply(_docs(db, pks, self._avg))
+        self._tv.apply(_docs(db, pks, self._avg), drop=pks)
         self._seq = self._read
         self._dirty.clear()
         self._save(db)
