@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from _progress import track  # noqa: E402
+from salience.config import Config  # noqa: E402
 from salience.interfaces.auth import ServerDB  # noqa: E402
 
 WORDS = ["harbour", "lighthouse", "keeper", "tide", "ferry", "quay", "lantern", "storm", "gull", "rope", "anchor", "pier", "beacon", "cargo", "dock", "sail", "mast", "hull", "current", "reef"]
@@ -264,7 +265,8 @@ def main() -> None:
             dsn = pg.dsn
         env["SALIENCE_DSN"] = str(dsn)
     run = uuid.uuid4().hex[:6]
-    db = ServerDB.at_home(home)
+    # the server's own key database: SQLite in the home, or PostgreSQL beside the minds
+    db = ServerDB.for_config(Config(home=home, backend=args.backend, dsn=env.get("SALIENCE_DSN")))
     keys = [db.create_key(scope="write", tenant=f"soak{run}-t{i}")[0] for i in range(args.tenants)]
     for i in range(args.tenants):  # the free tier's 10,000 embeddings a month last ~20 minutes
         db.set_tenant(f"soak{run}-t{i}", "free", monthly_quota=args.quota)  # here: 429s after
