@@ -20,6 +20,8 @@ from pathlib import Path
 OUT = Path(os.environ["SALIENCE_SOAK_TRACE_DIR"])
 _first: list[tracemalloc.Snapshot] = []
 _caches: dict[str, object] = {}  # name -> a cached function (cache_info()), see track_caches
+#: process-wide `functools.lru_cache`s (not text_caches) a server fills, looked up as globals
+PLAIN_CACHES = (("salience.embed.hash", "_bucket"), ("salience.search.rank", "_stem"))
 
 
 def sqlite_heap_mb() -> float:
@@ -59,11 +61,13 @@ def track_caches(size: int | None) -> None:
         return register
 
     text.text_cache = recording  # type: ignore[assignment]
-    from salience.embed import hash as hash_embed
+    import importlib
 
-    if size:
-        hash_embed._bucket = lru_cache(maxsize=size)(hash_embed._bucket.__wrapped__)
-    _caches["hash._bucket"] = hash_embed._bucket
+    for module, attr in PLAIN_CACHES:  # imported after the patch: their text_caches register
+        mod = importlib.import_module(module)
+        if size:
+            setattr(mod, attr, lru_cache(maxsize=size)(getattr(mod, attr).__wrapped__))
+        _caches[f"{module.rpartition('.')[2]}.{attr}"] = getattr(mod, attr)
 
 
 def dump(_signum: int, _frame: object) -> None:
