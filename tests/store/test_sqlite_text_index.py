@@ -121,9 +121,7 @@ s.search_text(["w1"], limit=5)  # the index commit of the zebra row: killed
 
 
 @pytest.mark.parametrize("hook", ["apply", "save_manifest"])
-def test_a_crash_between_the_database_and_the_index_commit_is_replayed(
-    tmp_path: Path, hook: str
-):
+def test_a_crash_between_the_database_and_the_index_commit_is_replayed(tmp_path: Path, hook: str):
     """Killed before tantivy committed ("apply"), or after it but before the manifest: the
     next process replays the change log (or rebuilds) and finds the row."""
     db = tmp_path / "m.db"
@@ -149,15 +147,15 @@ def test_a_corrupted_index_file_is_rebuilt(tmp_path: Path, tantivy_only: None):
     s.search_text(["w1"], limit=5)
     s.close()
     segment = max(
-        (p for p in sidecar_dir(path).iterdir() if p.suffix in (".idx", ".term")),
+        (p for p in sidecar_dir(path).rglob("*") if p.suffix in (".idx", ".term")),
         key=lambda p: p.stat().st_size,
     )
-    before = {p.name for p in sidecar_dir(path).iterdir()}
+    before = {p.name for p in sidecar_dir(path).rglob("*")}
     segment.write_bytes(b"\x00" * segment.stat().st_size)  # same size, other bytes
     again = open_store(path)
     exact = open_store(path, mode="exact")
     assert [hits(again, q) for q in QUERIES] == [hits(exact, q) for q in QUERIES]
-    assert {p.name for p in sidecar_dir(path).iterdir()} != before  # rebuilt: new segments
+    assert {p.name for p in sidecar_dir(path).rglob("*")} != before  # rebuilt: new segments
     again.close()
     exact.close()
 
@@ -187,3 +185,28 @@ def test_auto_mode_uses_the_index_from_min_rows(tmp_path: Path):
     s.search_text(["w1"], limit=5)
     assert sidecar_dir(path).is_dir()
     s.close()
+
+
+def test_two_handles_share_the_index_and_each_sees_the_others_writes(
+    tmp_path: Path, tantivy_only: None
+):
+    """One handle holds the index's writer; the other's changes stay in the log (its
+    candidates) until it can commit them: both return what the exact scorer returns."""
+    path = tmp_path / "m.db"
+    a, b = open_store(path, commit_every=5), open_store(path, commit_every=5)
+    exact = open_store(path, mode="exact")
+    a.insert(mems(texts(100)))
+    assert hits(a, ["w3"]) == hits(exact, ["w3"])
+    a.insert(mems(texts(10, seed=3), start=100))
+    hits(a, ["w3"])  # a commits (and keeps the writer)
+    b.insert(mems(["quince jam"] * 2 + texts(10, seed=4), start=200))
+    for s in (a, b):
+        assert [hits(s, q) for q in [["quince"], *QUERIES]] == [
+            hits(exact, q) for q in [["quince"], *QUERIES]
+        ]
+    a.close()
+    b.close()
+    c = open_store(path)
+    assert [hits(c, q) for q in QUERIES] == [hits(exact, q) for q in QUERIES]
+    c.close()
+    exact.close()

@@ -14,7 +14,9 @@ The SQLite file stays the source of truth. Coherence follows the HNSW graph's ru
 
 - `text_changes` (seq, pk) is a log written by triggers on `memory_lengths`: every write of a
   memory's postings and every delete leaves its pk.
-- The index lives in `<mind>.db.fts/` with a manifest naming the mind (`mind_uid`), the log
+- The index lives in `<mind>.db.fts/index-<uuid>/` (a rebuild writes a new one, so an index
+  another process reads is never removed under it) with `<mind>.db.fts/manifest.json` naming
+  it, the mind (`mind_uid`), the log
   position it reflects (`seq`), a token the database also records (`meta.fts_index_token`: an
   older copy of the file never trusts a newer index), and each file's size and SHA-256.
 - Writes only append to the log. A search reads the log past the index's position: those pks
@@ -36,6 +38,7 @@ import math
 import os
 import shutil
 import sqlite3
+import time
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -60,6 +63,7 @@ LOG_KEEP = 20_000  # log entries kept behind the index when trimming
 LOG_TRIM_AT = 100_000  # trim once the log reaches this far behind the index
 FULL_READ_DF = 1_000  # a query term in at most this many rows is read in full (all its rows)
 _BUILD_BATCH = 5_000
+STALE_S = 3600.0  # index builds no manifest names, older than this: leftovers of a crash
 
 
 @dataclass(frozen=True)
@@ -72,8 +76,20 @@ class TextIndexParams:
     mode: TextIndexMode = "auto"
     min_rows: int = 50_000
     pool: int = 100
-    commit_every: int = 2_000
+    commit_every: int = 256
     max_dirty: int = 50_000
+
+
+def _named(parent: Path) -> str | None:
+    """The index subdirectory the manifest in `parent` names."""
+    try:
+        return str(json.loads((parent / "manifest.json").read_text())["dir"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+class IndexBusy(Exception):
+    """Another process holds the index's writer: this one leaves its changes in the log."""
 
 
 def sidecar_dir(db_path: Path) -> Path:
@@ -136,13 +152,25 @@ class TantivyText:
         self._index = index
         self._schema = index.schema
         self._searcher = index.searcher()
+        self._writer: Any = None
+
+    def close(self) -> None:
+        """Release the writer (and its lock); merges still running are abandoned."""
+        self._writer = None
 
     @classmethod
-    def create(cls, directory: Path) -> TantivyText:
+    def create(cls, parent: Path) -> TantivyText:
+        """A new, empty index in its own subdirectory of `parent` (an index another process
+        still reads is never touched; unnamed builds older than `STALE_S` are removed)."""
         tv = _tantivy()
-        if directory.exists():
-            shutil.rmtree(directory)
-        directory.mkdir(parents=True)
+        parent.mkdir(parents=True, exist_ok=True)
+        now = time.time()
+        for old in parent.glob("index-*"):
+            with contextlib.suppress(OSError):
+                if now - old.stat().st_mtime > STALE_S and old.name != _named(parent):
+                    shutil.rmtree(old)
+        directory = parent / f"index-{uuid.uuid4().hex}"
+        directory.mkdir()
         sb = tv.SchemaBuilder()
         sb.add_unsigned_field("pk", indexed=True, fast=True)
         sb.add_text_field("t", tokenizer_name="whitespace", index_option="freq")
@@ -166,7 +194,10 @@ class TantivyText:
         for t, w in weights.items():
             boost = w / tantivy_idf(docs, int(self._searcher.doc_freq("t", t)))
             clauses.append(
-                (tv.Occur.Should, tv.Query.boost_query(tv.Query.term_query(self._schema, "t", t), boost))
+                (
+                    tv.Occur.Should,
+                    tv.Query.boost_query(tv.Query.term_query(self._schema, "t", t), boost),
+                )
             )
         q = tv.Query.boolean_query(clauses)
         hits = self._searcher.search(q, n, count=False).hits
@@ -174,14 +205,22 @@ class TantivyText:
             return []
         return [int(p) for p in self._searcher.fast_field_values("pk", [a for _, a in hits])]
 
+    def writer(self) -> Any:
+        """This process's writer, kept open (merges run in its background threads); raises
+        `IndexBusy` while another process holds the directory's writer lock."""
+        if self._writer is None:
+            try:
+                self._writer = self._index.writer(heap_size=50_000_000, num_threads=1)
+            except ValueError as e:  # tantivy's LockBusy
+                raise IndexBusy(str(e)) from e
+        return self._writer
+
     def apply(self, docs: Iterable[tuple[int, str | None]], *, drop: Sequence[int] = ()) -> int:
         """Delete the documents of `drop`, then add `docs` (pk, tokens; None: nothing to add),
         in one commit; the documents added. (tantivy applies a delete to the documents added
         before it, so every delete goes first.)"""
         tv = _tantivy()
-        fresh = not drop
-        # tantivy's minimum arena for a catch-up; a larger one (fewer segments) for a build
-        writer = self._index.writer(heap_size=100_000_000 if fresh else 15_000_000, num_threads=1)
+        writer = self.writer()
         done = 0
         try:
             pks = list(drop)
@@ -196,13 +235,10 @@ class TantivyText:
                     writer.add_document(doc)
                     done += 1
             writer.commit()
-            writer.wait_merging_threads()
         except BaseException:
             with contextlib.suppress(Exception):
                 writer.rollback()
             raise
-        finally:
-            del writer  # releases the directory's writer lock
         self._index.reload()
         self._searcher = self._index.searcher()
         return done
@@ -211,9 +247,7 @@ class TantivyText:
     def files(self) -> list[str]:
         """The index's own files (segments, meta.json): what the manifest checksums."""
         return sorted(
-            p.name
-            for p in self.directory.iterdir()
-            if p.is_file() and not p.name.startswith(".") and p.name != "manifest.json"
+            p.name for p in self.directory.iterdir() if p.is_file() and not p.name.startswith(".")
         )
 
     def save_manifest(self, manifest: dict[str, Any], known: dict[str, list[Any]]) -> dict:
@@ -228,26 +262,29 @@ class TantivyText:
                 files[name] = old
             else:
                 files[name] = [size, file_digest(path)]
-        body = {**manifest, "format": FORMAT, "files": files}
-        tmp = self.directory / f".manifest-{manifest['token']}.tmp"
+        body = {**manifest, "format": FORMAT, "dir": self.directory.name, "files": files}
+        parent = self.directory.parent
+        tmp = parent / f".manifest-{manifest['token']}.tmp"
         tmp.write_text(json.dumps(body))
-        os.replace(tmp, self.directory / "manifest.json")
+        os.replace(tmp, parent / "manifest.json")
         return body
 
     @classmethod
-    def load(cls, directory: Path) -> tuple[TantivyText, dict] | None:
-        """The saved index and its manifest, or None when absent, partial or altered."""
+    def load(cls, parent: Path) -> tuple[TantivyText, dict] | None:
+        """The index the manifest in `parent` names, and the manifest; None when absent,
+        partial or altered (a file whose size or SHA-256 differs)."""
         try:
-            body = json.loads((directory / "manifest.json").read_text())
+            body = json.loads((parent / "manifest.json").read_text())
             if body.get("format") != FORMAT:
                 return None
+            directory = parent / str(body["dir"])
             for name, (size, digest) in body["files"].items():
                 path = directory / name
                 if path.stat().st_size != size or file_digest(path) != digest:
                     return None
             loaded = cls.open(directory)
         except (OSError, ValueError, KeyError, TypeError) as e:
-            log.info("text index in %s is not usable: %s", directory, e)
+            log.info("text index in %s is not usable: %s", parent, e)
             return None
         return loaded, body
 
@@ -317,7 +354,10 @@ class TextIndex:
                     self._open(db)
                 self._read_log(db)
                 if len(self._dirty) >= self.params.commit_every:
-                    self._commit(db)
+                    with contextlib.suppress(IndexBusy):  # another process writes it: later
+                        self._commit(db)
+        except IndexBusy:
+            return None  # another process is building it: exact until it is there
         except (OSError, ValueError, RuntimeError, sqlite3.Error) as e:
             log.warning("text index of %s failed (%s): searching exactly", self._dir, e)
             self._broken, self._tv = True, None
@@ -364,6 +404,8 @@ class TextIndex:
         self._rebuild(db, last)
 
     def _rebuild(self, db: sqlite3.Connection, last: int) -> None:
+        if self._tv is not None:
+            self._tv.close()
         tv = TantivyText.create(self._dir)
         n, total = db.execute(sql.TEXT_TOTALS).fetchone()
         self._avg = float(total) / int(n) if n else 1.0
@@ -427,8 +469,11 @@ class TextIndex:
                 self._read_log(db)
                 if self._dirty:
                     self._commit(db)
+        except IndexBusy:
+            pass  # the process holding the writer commits them, or the next one replays
         except (OSError, ValueError, RuntimeError, sqlite3.Error) as e:
             log.warning("cannot save the text index of %s: %s", self._dir, e)
+        self._tv.close()
         self._tv = None
 
 
@@ -475,9 +520,7 @@ def _all_docs(db: sqlite3.Connection, avg: float) -> Iterator[tuple[int, str | N
         last = int(batch[-1][0])
 
 
-def _docs(
-    db: sqlite3.Connection, pks: list[int], avg: float
-) -> Iterator[tuple[int, str | None]]:
+def _docs(db: sqlite3.Connection, pks: list[int], avg: float) -> Iterator[tuple[int, str | None]]:
     """(pk, tokens) of these pks as committed; None for a pk that no longer exists."""
     for part in chunks(pks):
         found: dict[int, str] = {}
