@@ -60,23 +60,36 @@ def test_sqlite_mind_at_schema_7_upgrades_in_place(tmp_path: Path):
 
 
 @pytest.mark.postgres
-def test_postgres_mind_at_previous_schema_upgrades_in_place(pg_dsn, tmp_path, monkeypatch):
+def test_postgres_mind_at_previous_schema_upgrades_in_place(pg_dsn, tmp_path):
+    import psycopg
     from pydantic import SecretStr
 
-    from salience.store.postgres import store as pg_store_module
+    from salience.store.base import SCHEMA_VERSION_KEY
     from salience.store.postgres.migrations import MIGRATIONS
 
     cfg = Config(
         home=tmp_path / "home", embedder="hash", backend="postgres", dsn=SecretStr(pg_dsn)
     )
-    monkeypatch.setattr(pg_store_module, "MIGRATIONS", MIGRATIONS[:-1])
     with Mind.open("upgrade-agent", config=cfg) as m:
-        assert m.store.schema_version() == len(MIGRATIONS) - 1
         m.identity.create("Ada")
         m.add("My sister Maya is allergic to penicillin.")
-        with pytest.raises(Exception, match="procedures"):  # the table is not there yet
-            m.store.list_procedures()
-    monkeypatch.undo()
+        schema = m.store.schema
+    # back to the schema before the agent records: their migration and the later ones undone
+    # (the later ones' tables dropped too: today's statements read them)
+    agent = next(i for i, mig in enumerate(MIGRATIONS) if mig.name == "0007_agent_records")
+    later = ("procedures", "improvement_signals", "execution_traces", "evolution_runs",
+             "install_audit", "memory_retrievals")
+    with psycopg.connect(pg_dsn, autocommit=True) as c:
+        for table in later:
+            c.execute(f'DROP TABLE "{schema}".{table} CASCADE')
+        c.execute(f'DROP FUNCTION "{schema}".install_audit_append_only()')
+        undo = [mig.name for mig in MIGRATIONS[agent:]]
+        c.execute(f'DELETE FROM "{schema}"._migrations WHERE name = ANY(%s)', (undo,))
+        c.execute(
+            f'UPDATE "{schema}".meta SET value = %s WHERE key = %s',
+            (str(agent), SCHEMA_VERSION_KEY),
+        )
+        assert c.execute("SELECT to_regclass(%s)", (f'"{schema}".procedures',)).fetchone()[0] is None
     with Mind.open("upgrade-agent", config=cfg) as m:
         try:
             assert m.store.schema_version() == len(MIGRATIONS)

@@ -550,6 +550,62 @@ def test_search_goes_on_while_the_index_is_rebuilt(open_pg, pg_dsn):
     assert s.search_vector(vecs[5], limit=1, exact=False)[0].id == ms[5].id
 
 
+def test_retrievals_wait_in_the_side_table_until_folded(open_pg):
+    """A search's feedback is an upsert into `memory_retrievals`: the memory row (and so its
+    HNSW, GIN and salience index entries) is untouched; every read adds the pending values;
+    maintenance's `set_scores` folds them in first; an update writes the record's own."""
+    from salience.search.feedback import RETRIEVAL_BOOST, boosted_salience
+    from salience.store.maintenance import ScoreUpdate
+
+    s = open_pg("side-counters")
+    s.pin_embedding(EmbeddingInfo("m", 16))
+    vecs = rand_unit(3, 16, seed=5)
+    # c outranks a by salience until a's two pending bumps (4.0 -> 4.3546)
+    a, b, c = (mem(f"counter {i}", i, salience=x) for i, x in enumerate((4.0, 2.0, 4.2)))
+    s.insert([a, b, c], vecs)
+    table = f'"{s.schema}".memories'
+    row_version = f"SELECT id, xmin::text FROM {table} ORDER BY id"
+
+    def versions() -> list:
+        return s._read(lambda conn: conn.execute(row_version).fetchall())
+
+    before = versions()
+    t1, t2 = T0 + timedelta(hours=1), T0 + timedelta(hours=2)
+    assert s.record_retrievals([a.id, b.id], t1, boost=RETRIEVAL_BOOST) == 2
+    assert s.record_retrievals([a.id], t2, boost=RETRIEVAL_BOOST) == 1
+    assert versions() == before  # no memory row was written
+    assert s.pending_retrievals() == 2
+    want_a = boosted_salience(boosted_salience(4.0))
+
+    def seen() -> tuple:
+        got = s.get(a.id)
+        return (
+            (got.retrieval_count, got.last_retrieved_at, got.salience),
+            s.list(order="salience_desc", limit=1)[0].id,
+            [m.id for m in s.list(MemoryFilter(min_salience=want_a), limit=5)],
+            next(m for m, _ in s.iter_memories() if m.id == a.id).salience,
+        )
+
+    pending = seen()
+    assert pending[0] == (2, t2, want_a)
+    assert pending[1:] == (a.id, [a.id], want_a)
+    assert s.fold_retrievals() == 2
+    assert s.pending_retrievals() == 0 and versions() != before
+    assert seen() == pending  # the same values, now in the row
+    s.record_retrievals([b.id], t2, boost=RETRIEVAL_BOOST)
+    s.set_scores([ScoreUpdate(c.id, 9.5, 0.5)])  # maintenance folds before it scores
+    assert s.pending_retrievals() == 0 and s.get(b.id).retrieval_count == 2
+    s.record_retrievals([c.id], t2, boost=RETRIEVAL_BOOST)
+    got_c = s.get(c.id)
+    assert got_c.salience == boosted_salience(9.5) and got_c.retrieval_count == 1
+    s.update([got_c.copy(salience=3.0)])  # the record carries its counters
+    assert s.pending_retrievals() == 0
+    assert (s.get(c.id).salience, s.get(c.id).retrieval_count) == (3.0, 1)
+    s.record_retrievals([c.id], t2, boost=RETRIEVAL_BOOST)
+    s.delete([c.id])  # the side row goes with the memory
+    assert s.pending_retrievals() == 0
+
+
 def test_filtered_hnsw_search_is_not_starved(open_pg):
     s = open_pg("starve")
     s.pin_embedding(EmbeddingInfo("m", 16))

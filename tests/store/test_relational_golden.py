@@ -48,6 +48,14 @@ REWRITTEN = {
         "rebuild is built beside the old index without blocking reads"
         for n in ("CREATE_HNSW_VECTOR", "CREATE_HNSW_HALFVEC")
     },
+    **{
+        ("postgres", n): "issue 21: retrieval counters in the side table memory_retrievals; reads "
+        "add the pending values (Dialect.col), the feedback write is an upsert there"
+        for n in ("F_MIN_SALIENCE", "GET_BY_ID", "GET_BY_IDS", "GET_BY_ID_FOR_UPDATE",
+                  "LIST_MEMORIES", "PREDECESSORS", "SELECT_MEMORY", "SESSION_FRAMES",
+                  "ENTITY_SEARCH", "ITER_MEMORIES", "RECORD_RETRIEVALS", "STATS_SALIENCE_HIST",
+                  "_COLS")
+    },
 }
 #: (backend, new name) -> the old name it is compared with
 RENAMED = {

@@ -27,11 +27,13 @@ def literal_terms(terms: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def filter_clause(flt: MemoryFilter | None) -> tuple[psql.Composable, list[Any]]:
-    """(" AND …" over alias `m`, params) for a `MemoryFilter`; empty SQL when nothing to filter
-    (the same semantics as SQLite's: relational/filters.py)."""
+def filter_clause(
+    flt: MemoryFilter | None, schema: psql.Composable
+) -> tuple[psql.Composable, list[Any]]:
+    """(" AND …" over alias `m`, params) for a `MemoryFilter` on the mind in `schema`; empty SQL
+    when nothing to filter (the same semantics as SQLite's: relational/filters.py)."""
     text, params = shared_filter_clause(flt, POSTGRES, _fragment, lambda prefix: [prefix])
-    return psql.SQL(text), params
+    return psql.SQL(text).format(s=schema), params
 
 
 def _fragment(name: str) -> str:

@@ -53,6 +53,7 @@ class FullTextMixin:
     """`search_text`, `analyze` and the postings write path (see `salience.store.base.Store`)."""
 
     _schema: str
+    _ident: psql.Identifier
     _bm25: bm25.Scorer
     _bm25_stats: tuple[float, int, float, dict[str, int]] | None  # (read at, rows, length, df)
 
@@ -83,7 +84,7 @@ class FullTextMixin:
     ) -> list[Candidate]:
         """Full-text candidates for `terms` by Salience's BM25 (`store/bm25.py`): the same
         rows and scores as the SQLite backend."""
-        where, params = filter_clause(flt)
+        where, params = filter_clause(flt, self._ident)
         ids_q = self._q(sql.TEXT_IDS, where=where)
 
         def run(c: psycopg.Connection) -> list[tuple[str, float]]:

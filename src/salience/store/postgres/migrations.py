@@ -13,4 +13,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0005_graph_provenance", sql.MIGRATION_GRAPH_PROVENANCE),
     Migration("0006_mention_links", sql.MIGRATION_MENTION_LINKS),
     Migration("0007_agent_records", sql.MIGRATION_AGENT_RECORDS),
+    Migration("0008_retrieval_counters", sql.MIGRATION_RETRIEVAL_COUNTERS),
 )

@@ -120,7 +120,7 @@ class PostgresRun(AfterCommit):
     def __call__(
         self, name: str, params: Sequence[Any] = (), *, n: int | None = None, **parts: Any
     ) -> psycopg.Cursor:
-        frags = {k: v if isinstance(v, psql.Composable) else psql.SQL(v) for k, v in parts.items()}
+        frags = {k: self.store._fragment(v) for k, v in parts.items()}
         return self.conn.execute(self.store._q(getattr(sql, name), **frags), params)
 
     def many(self, name: str, rows: Sequence[Sequence[Any]]) -> None:
@@ -236,6 +236,12 @@ class PostgresStore(
         self.close()
 
     # -- plumbing -------------------------------------------------------------------------------
+    def _fragment(self, part: Any) -> psql.Composable:
+        """A `{…}` slot's value: SQL as it is, or text (which may name this mind's `{s}`)."""
+        if isinstance(part, psql.Composable):
+            return part
+        return psql.SQL(part).format(s=self._ident) if "{s}" in part else psql.SQL(part)
+
     def _q(self, template: str, **parts: psql.Composable) -> psql.Composed:
         """`template` with this mind's schema (and the given fragments) filled in."""
         if parts:
@@ -320,7 +326,7 @@ class PostgresStore(
         return _memory(row)
 
     def _filter(self, flt: MemoryFilter | None) -> tuple[Any, list[Any]]:
-        return filter_clause(flt)
+        return filter_clause(flt, self._ident)
 
     def _rows_deleted(self, run: Run, pks: list[int]) -> None:
         """Full-text statistics change (the postings go by cascade)."""
@@ -331,6 +337,9 @@ class PostgresStore(
         self._bm25_stats = None
 
     def _set_score_rows(self, run: Run, updates: Sequence[ScoreUpdate]) -> int:
+        """Maintenance's scores, after the pending retrievals are folded in (they were read
+        with them, and the scores replace the folded salience)."""
+        self._fold_retrievals(run)
         scores = [clamp_scores(u) for u in updates]
         params = ([u.id for u in updates], [s for s, _ in scores], [u for _, u in scores])
         return int(run("SET_SCORES", params).rowcount)
@@ -468,6 +477,7 @@ class PostgresStore(
         for i in ids:
             if i not in found:
                 raise NotFound(f"memory {i} not found in mind {self._mind!r}")
+        conn.execute(self._q(sql.DROP_RETRIEVALS_OF), (ids,))  # the record carries them
         try:
             with conn.cursor() as cur:
                 cur.executemany(self._q(stmt), rows)
@@ -479,15 +489,33 @@ class PostgresStore(
         self._write_postings(conn, memories, updating=True)
 
     def record_retrievals(self, ids: Sequence[str], now: datetime, *, boost: float) -> int:
+        """One retrieval per memory of `ids`, an upsert into the side table `memory_retrievals`
+        (no index of the memory row is touched; see sql.RECORD_RETRIEVALS)."""
         uniq = list(dict.fromkeys(ids))
         if not uniq:
             return 0
+        top = SALIENCE_MAX
         with self._tx() as conn:
+            conn.execute(sql.ADVISORY_LOCK_SHARED, (f"{self._lock_key}:retrievals",))
             cur = conn.execute(
-                self._q(sql.RECORD_RETRIEVALS),
-                (_ts(now), boost, SALIENCE_MAX, SALIENCE_MAX, uniq),
+                self._q(sql.RECORD_RETRIEVALS), (_ts(now), boost, top, top, uniq, boost, top, top)
             )
             return int(cur.rowcount)
+
+    def fold_retrievals(self) -> int:
+        """Fold the pending retrieval counters into the memory rows (maintenance does it before
+        it sets scores); returns how many memories had some. Reads see the same values before
+        and after."""
+        with self._write() as run:
+            return self._fold_retrievals(run)
+
+    def _fold_retrievals(self, run: Run) -> int:
+        run.conn.execute(sql.ADVISORY_LOCK, (f"{self._lock_key}:retrievals",))
+        return int(run("FOLD_RETRIEVALS").rowcount)
+
+    def pending_retrievals(self) -> int:
+        """How many memories have retrievals not yet folded into their row."""
+        return int(self._first("PENDING_RETRIEVALS")[0])
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         wanted = list(dict.fromkeys(ids))
@@ -525,7 +553,7 @@ class PostgresStore(
         keys = list(dict.fromkeys(k for k in (normalize_entity(e) for e in entities) if k))
         if not keys or limit <= 0:
             return []
-        where, params = filter_clause(flt)
+        where, params = filter_clause(flt, self._ident)
         q = self._q(sql.ENTITY_SEARCH, where=where)
         rows = self._read(lambda c: c.execute(q, (keys, keys, *params, limit)).fetchall())
         return [Candidate(id=r[0], rank=i, score=float(r[1])) for i, r in enumerate(rows, start=1)]

@@ -37,6 +37,7 @@ class VectorSearchMixin:
 
     _mind: str
     _schema: str
+    _ident: psql.Identifier
     _lock_key: int
     _server: Any
     _large: bool
@@ -176,7 +177,7 @@ class VectorSearchMixin:
             )
         if not np.isfinite(q).all():
             raise InvalidInput("query vector contains NaN or infinite values")
-        where, params = filter_clause(flt)
+        where, params = filter_clause(flt, self._ident)
         rows: list[Any] | None = None
         if self._use_index(dim, exact):
             rows = self._read(lambda c: self._hnsw(c, q, dim, where, params, limit))

@@ -6,6 +6,7 @@ Statement text (rendered once per backend by `statements.py`):
 |---|---|---|
 | `?` (a bound value) | `?` | `%s` |
 | `t(name)` (a table) | `name` | `{s}.name` (the mind's schema, filled in by the store) |
+| `col(name)` (a memory column read over alias `m`) | `m.name` | `m.name`, the retrieval counters with the side table's pending values |
 | `any(expr, typ)` (a list value) | `expr IN ({marks})` (a `?` per value) | `expr = ANY(%s::typ[])` |
 | `typed(typ)` (a value whose NULL test needs a type) | `?` | `%s::typ` |
 | `for_update` | (BEGIN IMMEDIATE already serialises writers) | ` FOR UPDATE` |
@@ -54,6 +55,21 @@ def _pg_ts(value: datetime | None) -> datetime | None:
     return ensure_utc(value) if value is not None else None
 
 
+#: PostgreSQL: what a read sees of the retrieval counters a search wrote to the side table
+#: `memory_retrievals` (pk, retrievals not yet folded in, latest retrieval, salience after them)
+#: until maintenance folds them into the memory row (issue 21: the feedback write touches no
+#: indexed row). `{r}` is the side table.
+_PENDING = {
+    "salience": "coalesce((SELECT r.salience FROM {r} r WHERE r.pk = m.pk), m.salience)",
+    "retrieval_count": (
+        "(m.retrieval_count + coalesce((SELECT r.retrievals FROM {r} r WHERE r.pk = m.pk), 0))"
+    ),
+    "last_retrieved_at": (
+        "coalesce((SELECT r.last_retrieved_at FROM {r} r WHERE r.pk = m.pk), m.last_retrieved_at)"
+    ),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Dialect:
     """One backend's atoms (see the module docstring). Two instances: `SQLITE`, `POSTGRES`."""
@@ -75,6 +91,13 @@ class Dialect:
     def t(self, table: str) -> str:
         """A table of the mind."""
         return self.prefix + table
+
+    def col(self, name: str) -> str:
+        """Memory column `name` of alias `m` as a read sees it: `m.name`, except PostgreSQL's
+        retrieval counters, which add what the side table holds (`_PENDING`)."""
+        if self.postgres and name in _PENDING:
+            return _PENDING[name].format(r=self.t("memory_retrievals"))
+        return f"m.{name}"
 
     def any(self, expr: str, typ: str | None = "text") -> str:
         """`expr` equals one of a list of values (bound by `bind`)."""

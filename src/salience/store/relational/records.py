@@ -126,7 +126,8 @@ class RecordsCore(RelationalCore):
             raise InvalidInput("limit and offset must be non-negative")
         where, params = self._filter(flt)
         params = [*params, limit, offset]
-        rows = self._all("LIST_MEMORIES", params, where=where, order=ORDERS[order])
+        by = ORDERS[order].replace("m.salience", self._dialect.col("salience"))
+        rows = self._all("LIST_MEMORIES", params, where=where, order=by)
         return [self._memory(r) for r in rows]
 
     def count(self, flt: MemoryFilter | None = None) -> int:

@@ -43,7 +43,7 @@ def statements(d: Dialect, *, aliases: str) -> dict[str, str]:
     )
 
     # -- memories ---------------------------------------------------------------------------
-    cols = ", ".join(f"m.{c}" for c in MEMORY_FIELDS)
+    cols = ", ".join(d.col(c) for c in MEMORY_FIELDS)
     select = f"SELECT m.pk, {cols} FROM {t('memories')} m"
     s["SELECT_MEMORY"] = select
     s["GET_BY_ID"] = select + " WHERE m.id = ?"
@@ -80,7 +80,7 @@ def statements(d: Dialect, *, aliases: str) -> dict[str, str]:
     s["F_SESSION"] = "m.session_id = ?"
     s["F_SINCE"] = "m.created_at >= ?"
     s["F_UNTIL"] = "m.created_at < ?"
-    s["F_MIN_SALIENCE"] = "m.salience >= ?"
+    s["F_MIN_SALIENCE"] = f"{d.col('salience')} >= ?"
     s["STATS_BY_TYPE"] = f"SELECT memory_type, count(*) FROM {t('memories')} GROUP BY memory_type"
     s["STATS_SUPERSEDED"] = (
         f"SELECT count(*) FROM {t('memories')} WHERE superseded_by IS NOT NULL"
