@@ -268,6 +268,7 @@ TEXT_LOG_FIRST = "SELECT coalesce(min(seq), 0) FROM text_changes"
 TEXT_LOG_AFTER = "SELECT seq, pk FROM text_changes WHERE seq > ? ORDER BY seq"
 TEXT_LOG_TRIM = "DELETE FROM text_changes WHERE seq <= ?"
 CLEAR_TEXT_LOG = "DELETE FROM text_changes"
+HAS_TEXT_LOG = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'text_changes'"
 TERMS_SOURCE_PKS = "SELECT pk, content, summary, entities FROM memories WHERE pk IN ({marks})"
 ENTITY_SEARCH = (
     "SELECT m.id, count(DISTINCT e.entity) AS hits "
