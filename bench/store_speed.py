@@ -56,6 +56,7 @@ def bench_backend(
         index = "hnsw" if backend == "sqlite-hnsw" else "exact"
         cfg = cfg.model_copy(update={"sqlite_vector_index": index, "sqlite_text_index": "exact"})
     store = open_store(cfg, f"bench-{n}-{backend}", backend=kind)
+    kept = kind == "sqlite" and store.count() == n  # --home: a mind an earlier run left there
     if hasattr(store, "drop_mind") and store.count() > 0:
         store.drop_mind()
         store.close()
@@ -75,7 +76,8 @@ def bench_backend(
         all_ids.extend(m.id for m in mems)
         all_vecs[start : start + k] = vecs
         t = time.perf_counter()
-        store.insert(mems, vecs)
+        if not kept:
+            store.insert(mems, vecs)
         insert_s += time.perf_counter() - t
         progress.advance(task, k)
     progress.remove_task(task)
@@ -107,7 +109,7 @@ def bench_backend(
             n=n,
             op="vector top-10 (HNSW)" if backend == "sqlite-hnsw" else "vector top-10 (exact)",
             lat=lat,
-            ins=n / insert_s,
+            ins=None if kept else n / insert_s,
             note=note,
         )
     )
@@ -240,13 +242,18 @@ def main() -> None:
     ap.add_argument(
         "--text-index", action="store_true", help="also search SQLite minds through tantivy"
     )
+    ap.add_argument(
+        "--home",
+        type=Path,
+        help="keep SQLite minds here; a mind already holding N memories (same data) is reused",
+    )
     args = ap.parse_args()
     sizes = args.n or ([10_000, 100_000] + ([1_000_000] if args.full else []))
     backends = [b.strip() for b in args.backend.split(",") if b.strip()]
     console = Console()
     server = None
     with tempfile.TemporaryDirectory(prefix="salience-bench-") as tmp:
-        cfg = Config(home=Path(tmp), embedder="hash")
+        cfg = Config(home=args.home or Path(tmp), embedder="hash")
         if "postgres" in backends:
             dsn = args.dsn
             if dsn is None:

@@ -61,7 +61,7 @@ TOKEN_KEY = FTS_TOKEN_KEY  # the index this database last committed a manifest f
 LOG_TRIMMED_KEY = "text_log_trimmed"  # the text log holds no entries at or below this seq
 LOG_KEEP = 20_000  # log entries kept behind the index when trimming
 LOG_TRIM_AT = 100_000  # trim once the log reaches this far behind the index
-FULL_READ_DF = 1_000  # a query term in at most this many rows is read in full (all its rows)
+FULL_READ_DF = 100  # a query term in at most this many rows is read in full (all its rows)
 _BUILD_BATCH = 5_000
 STALE_S = 3600.0  # index builds no manifest names, older than this: leftovers of a crash
 
