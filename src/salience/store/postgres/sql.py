@@ -335,8 +335,8 @@ VECTOR_COUNT_UPTO = (
 # -- stats ---------------------------------------------------------------------------------------
 STATS_VECTORS = "SELECT count(*) FROM {s}.memories WHERE embedding IS NOT NULL"
 STATS_SALIENCE_HIST = (
-    f"SELECT least(trunc({POSTGRES.col('salience')})::int, 9) AS b, count(*) FROM {{s}}.memories m "
-    "GROUP BY b ORDER BY b"
+    "SELECT least(trunc(coalesce(r.salience, m.salience))::int, 9) AS b, count(*) "
+    "FROM {s}.memories m LEFT JOIN {s}.memory_retrievals r ON r.pk = m.pk GROUP BY b ORDER BY b"
 )
 STATS_BYTES = (
     "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_catalog.pg_class c "
