@@ -208,6 +208,7 @@ def ablations() -> dict[str, SearchConfig]:
         "relevance-context-1": replace(b, name="relevance-context-1", context_window=1),
         "relevance-context-no-seeds": replace(b, name="relevance-context-no-seeds",
                                               context_seeds=0),
+        "relevance-no-told-time": replace(b, name="relevance-no-told-time", time_told=False),
         "relevance-pool-100": replace(b, name="relevance-pool-100", pool=100),
         "relevance-pool-200": replace(b, name="relevance-pool-200", pool=200),
         **{

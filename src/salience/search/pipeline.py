@@ -43,7 +43,7 @@ from .config import SearchConfig, get_preset
 from .feedback import lexical_useful, record_retrievals, record_usefulness
 from .participants import boost as participant_boost
 from .query import about_agent, query_terms
-from .temporal import about_past, parse_time_range, wants_recent
+from .temporal import about_past, about_time, parse_time_range, wants_recent
 
 if TYPE_CHECKING:
     from ..store.base import Store
@@ -386,7 +386,9 @@ class Recall:
         out = []
         for i, s, e in ranked:
             m = memories[i]
-            inside = span.contains(m.occurred_at or m.created_at)
+            when = m.occurred_at or m.created_at
+            inside = (about_time(span, when, m.content) if cfg.time_told
+                      else span.contains(when))
             if not inside:
                 s2 = s
             elif cfg.ranking == "bounded":  # a bounded shift, like the priors
