@@ -48,6 +48,18 @@ DIM = 384
 BATCH = 2000
 
 
+def hybrid_search(store, terms: list[str], qvec: np.ndarray) -> None:
+    """The candidate path of a search without query embedding: full text + vector top-50,
+    RRF fusion, hydration of the top 10."""
+    fused = rrf_fuse(
+        {
+            "text": store.search_text(terms, limit=50),
+            "vector": store.search_vector(qvec, limit=50),
+        }
+    )[:10]
+    store.get_many([f[0] for f in fused])
+
+
 def bench_backend(
     backend: str, n: int, cfg: Config, corpus: Corpus, queries, progress, text_index: bool = False
 ) -> list[dict]:
@@ -133,13 +145,7 @@ def bench_backend(
             )
 
     def hybrid(i: int) -> None:
-        fused = rrf_fuse(
-            {
-                "text": store.search_text(terms[i], limit=50),
-                "vector": store.search_vector(qvecs[i], limit=50),
-            }
-        )[:10]
-        store.get_many([f[0] for f in fused])
+        hybrid_search(store, terms[i], qvecs[i])
 
     lat = timed(hybrid, reps)
     rows.append(dict(backend=backend, n=n, op="hybrid top-10", lat=lat, ins=None, note=""))
@@ -197,13 +203,7 @@ def tantivy_rows(
     ]
 
     def hybrid(i: int) -> None:
-        fused = rrf_fuse(
-            {
-                "text": store.search_text(terms[i], limit=50),
-                "vector": store.search_vector(qvecs[i], limit=50),
-            }
-        )[:10]
-        store.get_many([f[0] for f in fused])
+        hybrid_search(store, terms[i], qvecs[i])
 
     store.search_vector(qvecs[0], limit=10)  # load this handle's vector cache
     lat = timed(hybrid, reps)
