@@ -210,3 +210,17 @@ def test_two_handles_share_the_index_and_each_sees_the_others_writes(
     assert [hits(c, q) for q in QUERIES] == [hits(exact, q) for q in QUERIES]
     c.close()
     exact.close()
+
+
+def test_bm25_parameters_far_from_the_shape_are_scored_exactly(tmp_path: Path, tantivy_only: None):
+    """The documents are shaped for k1/b near the default; a search with other parameters
+    (b 0.9 here) is answered by the exact scorer, so it still agrees."""
+    path = tmp_path / "m.db"
+    s = open_store(path, pool=1)
+    s.insert(mems(texts(300)))
+    exact = open_store(path, mode="exact")
+    for q in QUERIES:
+        got = [(c.id, c.score) for c in s.search_text(q, limit=10, k1=1.5, b=0.9)]
+        assert got == [(c.id, c.score) for c in exact.search_text(q, limit=10, k1=1.5, b=0.9)]
+    s.close()
+    exact.close()

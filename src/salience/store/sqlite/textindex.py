@@ -113,7 +113,20 @@ def _tantivy() -> Any:
 
 FILLER = "~"  # a token no query has: stands for stop words and the length padding
 REPEAT = (2, 1, 1)  # content, summary, entities: twice bm25.FIELD_WEIGHTS, whole numbers
-PAD = 0.875 * 2  # padding per doc, in average lengths (x2: every word is fed twice)
+TANTIVY_B = 0.75  # tantivy's fixed BM25 b (and k1 1.2)
+SHAPED_B = bm25.DEFAULT_B  # the b the documents are shaped for (and k1 0.9: 1.2 / 2 = 0.6)
+# padding per doc, in average lengths (x2: every word is fed twice): 1.75 for b 0.4
+PAD = 2 * (TANTIVY_B * (1 - SHAPED_B) / SHAPED_B - (1 - TANTIVY_B))
+#: the searches' BM25 parameters the index serves (measured at 100k, docs/benchmarks.md: k1/b
+#: 0.9/0.4 and 0.6/0.3 agree with the exact top-50 on 99.98 %; 1.2/0.75 on 86 %, 1.5/0.9 on
+#: 68 %): farther from the shape, the exact scorer runs
+K1_RANGE = (0.5, 1.3)
+B_RANGE = (SHAPED_B - 0.15, SHAPED_B + 0.15)
+
+
+def serves(k1: float, b: float) -> bool:
+    """Whether the index's candidates are good for a search with these BM25 parameters."""
+    return K1_RANGE[0] <= k1 <= K1_RANGE[1] and B_RANGE[0] <= b <= B_RANGE[1]
 
 
 def doc_tokens(content: str, summary: str, entities: Sequence[str], avg_length: float) -> str:
