@@ -45,7 +45,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from ...models.text import words
 from .. import bm25
 from . import sql
 from .filters import chunks, marks
@@ -56,7 +55,7 @@ log = logging.getLogger(__name__)
 
 TextIndexMode = Literal["auto", "exact", "tantivy"]
 FORMAT = 1
-TOKENS_VERSION = f"{TEXT_INDEX_VERSION}/x2-pad"  # how doc_tokens shapes a row
+TOKENS_VERSION = f"{TEXT_INDEX_VERSION}/x2-pad"  # how postings_tokens shapes a row
 TOKEN_KEY = FTS_TOKEN_KEY  # the index this database last committed a manifest for
 LOG_TRIMMED_KEY = "text_log_trimmed"  # the text log holds no entries at or below this seq
 LOG_KEEP = 20_000  # log entries kept behind the index when trimming
@@ -112,7 +111,6 @@ def _tantivy() -> Any:
 
 
 FILLER = "~"  # a token no query has: stands for stop words and the length padding
-REPEAT = (2, 1, 1)  # content, summary, entities: twice bm25.FIELD_WEIGHTS, whole numbers
 TANTIVY_B = 0.75  # tantivy's fixed BM25 b (and k1 1.2)
 SHAPED_B = bm25.DEFAULT_B  # the b the documents are shaped for (and k1 0.9: 1.2 / 2 = 0.6)
 # padding per doc, in average lengths (x2: every word is fed twice): 1.75 for b 0.4
@@ -129,26 +127,24 @@ def serves(k1: float, b: float) -> bool:
     return K1_RANGE[0] <= k1 <= K1_RANGE[1] and B_RANGE[0] <= b <= B_RANGE[1]
 
 
-def doc_tokens(content: str, summary: str, entities: Sequence[str], avg_length: float) -> str:
-    """The whitespace-separated tokens tantivy indexes for one memory, shaped so that its
-    BM25 (k1 1.2, b 0.75, fixed) ranks close to the mind's default (k1 0.9, b 0.4):
+def postings_tokens(postings: Iterable[tuple[str, float]], length: float, avg_length: float) -> str:
+    """The whitespace-separated tokens tantivy indexes for one memory, from its postings rows
+    (term, weighted tf) and length as the store wrote them (the text is not tokenized again),
+    shaped so that tantivy's BM25 (k1 1.2, b 0.75, fixed) ranks close to the mind's default
+    (k1 0.9, b 0.4):
 
-    - each of Salience's terms twice per content word, once per summary/entity word: the
-      term frequency is exactly 2x the weighted one (effective k1 1.2 / 2 = 0.6);
+    - each term 2·tf times (a weighted tf is a sum of 1.0s and 0.5s: twice per content word,
+      once per summary/entity word), so tantivy's tf is exactly 2x the weighted one
+      (effective k1 1.2 / 2 = 0.6);
     - every word counts 2 tokens (a filler stands for stop words and the second half of a
       summary/entity word), plus `PAD` average lengths of filler in every row: with
       fed length 2·len + p and p = 2·avg·(b'(1 − b)/b − (1 − b')) = 1.75·avg, tantivy's
       1 − b' + b'·len'/avg' equals 1 − b + b·len/avg for b' 0.75, b 0.4 (while the
       mind's average length stays near the one the index was built with)."""
     toks: list[str] = []
-    length = 0
-    for text, n in zip((content, summary or "", " ".join(entities)), REPEAT, strict=True):
-        for word in words(text):
-            length += 1
-            k = bm25.term_of(word)
-            if k:
-                toks.extend([k] * n)
-    fill = max(0, 2 * length - len(toks)) + round(PAD * avg_length)
+    for term, tf in postings:
+        toks.extend([term] * round(2 * tf))
+    fill = max(0, round(2 * length) - len(toks)) + round(PAD * avg_length)
     return " ".join([*toks, *([FILLER] * fill)])
 
 
@@ -522,25 +518,29 @@ def _log_first(db: sqlite3.Connection) -> int:
 
 
 def _all_docs(db: sqlite3.Connection, avg: float) -> Iterator[tuple[int, str | None]]:
+    """(pk, tokens) of every memory, from its postings, in pk order."""
     last = 0
     while True:
-        batch = db.execute(sql.TERMS_SOURCE, (last, _BUILD_BATCH)).fetchall()
-        if not batch:
+        lengths = db.execute(sql.LENGTHS_AFTER, (last, _BUILD_BATCH)).fetchall()
+        if not lengths:
             return
-        for pk, content, summary, entities in batch:
-            ents = json.loads(entities) if entities else []
-            yield int(pk), doc_tokens(content or "", summary or "", ents, avg)
-        last = int(batch[-1][0])
+        lo, hi = int(lengths[0][0]), int(lengths[-1][0])
+        terms: dict[int, list[tuple[str, float]]] = {}
+        for pk, term, tf in db.execute(sql.TERMS_BETWEEN, (lo, hi)):
+            terms.setdefault(int(pk), []).append((term, tf))
+        for pk, length in lengths:
+            yield int(pk), postings_tokens(terms.get(int(pk), ()), length, avg)
+        last = hi
 
 
 def _docs(db: sqlite3.Connection, pks: list[int], avg: float) -> Iterator[tuple[int, str | None]]:
-    """(pk, tokens) of these pks as committed; None for a pk that no longer exists."""
+    """(pk, tokens) of these pks as committed, from their postings; None for a pk that no
+    longer exists."""
     for part in chunks(pks):
-        found: dict[int, str] = {}
-        for pk, content, summary, entities in db.execute(
-            sql.TERMS_SOURCE_PKS.format(marks=marks(part)), part
-        ):
-            ents = json.loads(entities) if entities else []
-            found[int(pk)] = doc_tokens(content or "", summary or "", ents, avg)
+        lengths = dict(db.execute(sql.LENGTHS_OF_PKS.format(marks=marks(part)), part))
+        terms: dict[int, list[tuple[str, float]]] = {}
+        for pk, term, tf in db.execute(sql.TERMS_OF_PKS.format(marks=marks(part)), part):
+            terms.setdefault(int(pk), []).append((term, tf))
         for pk in part:
-            yield pk, found.get(pk)
+            length = lengths.get(pk)
+            yield pk, None if length is None else postings_tokens(terms.get(pk, ()), length, avg)
