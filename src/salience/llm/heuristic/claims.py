@@ -48,7 +48,9 @@ from .discourse import (
     strip_label,
 )
 from .lexicon import (
+    CITIES,
     COMMON_CAPS,
+    COUNTRIES,
     EPISODIC_TIME,
     FIRST_NAMES,
     INTENSIFIERS,
@@ -385,6 +387,10 @@ def _clean(raw: str | None, *, proper: bool = False, keep_owner: bool = False) -
     if called and proper:
         raw = called.group(1)
     toks = raw.split()
+    if proper:
+        place = _known_place(toks)
+        if place is not None:
+            return place
     out: list[str] = []
     for w in toks:
         lw = w.lower().strip("'\".")
@@ -414,6 +420,20 @@ def _clean(raw: str | None, *, proper: bool = False, keep_owner: bool = False) -
                    or value in COMMON_CAPS):
         return None
     return value
+
+
+def _known_place(toks: list[str]) -> str | None:
+    """A city or a country the words begin with, however they are written ("hamburg",
+    "new york"): people who type in lower case name places too, and a known place is no idiom
+    ("live in fear", "moved to a bigger flat" name none)."""
+    low = [w.lower().strip("'\".,!;:)(") for w in toks[:3]]
+    if not low or not (toks[0][:1].islower()):
+        return None  # a capitalised value takes the usual way (and may be unknown here)
+    for n in (3, 2, 1):
+        phrase = " ".join(low[:n])
+        if len(low) >= n and (phrase in CITIES or phrase in COUNTRIES):
+            return phrase
+    return None
 
 
 def _object(raw: str | None, ctx: _Ctx) -> str | None:
