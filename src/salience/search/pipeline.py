@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..clock import Clock
-from ..models import Importance, Memory, MemoryFilter, SearchHit
+from ..models import PASSING_TAG, Importance, Memory, MemoryFilter, SearchHit
 from . import rank as R
 from .candidates import (
     Deadline,
@@ -791,13 +791,16 @@ def _neighbours(memories: Mapping[str, Memory], window: int) -> dict[str, list[s
 
 
 def _dedup(ranked: list[R.Ranked], memories: Mapping[str, Memory]) -> list[R.Ranked]:
-    """Keep the best-ranked memory of each content hash."""
+    """Keep the best-ranked memory of each content hash, and of a message and the fact it
+    said in passing (`PASSING_TAG`: one statement, one place in the results)."""
     seen: set[str] = set()
     out = []
     for r in ranked:
-        h = memories[r[0]].content_hash
-        if h in seen:
+        m = memories[r[0]]
+        source = m.related_ids[0] if PASSING_TAG in m.tags and m.related_ids else m.id
+        keys = {m.content_hash, f"from:{source}"}
+        if keys & seen:
             continue
-        seen.add(h)
+        seen |= keys
         out.append(r)
     return out

@@ -317,7 +317,7 @@ _UPDATE_RE = re.compile(
     r"sold|bought|starting (?:next|from|on|in|this)|from (?:next|this) (?:week|month|year)|"
     r"started|leaving|push(?:ed|ing)? (?:\w+ )?(?:back|to|out)|born|"
     r"first (?:day|week|shift|month) (?:at|in|as|with)|notice period|handed in (?:my|our)|"
-    r"joined|accepted|took (?:a|the|up|"
+    r"joined|accepted (?:a|an|the|my|our|their|his|her)|took (?:a|the|up|"
     r"over)|took on|began|decided|chose|went with|opted|approved|rejected|shelved|adopted|"
     r"lost (?:my|our|the)|graduated|enrolled|engaged|married|pregnant|expecting|picked up)\b",
     re.IGNORECASE,
@@ -390,43 +390,6 @@ def _asserted(text: str) -> Iterator[str]:
                     _NO_CHANGE_RE.search(sentence)):
                 continue
             yield sentence
-
-
-#: a message at least this long, of at least `PASSING_MIN_SENTENCES` sentences, may mention
-#: a change in passing (`passing_statements`)
-PASSING_MIN_CHARS = 400
-PASSING_MIN_SENTENCES = 3
-#: at most this many statements are drawn from one message
-PASSING_MAX = 2
-
-
-def passing_statements(text: str) -> list[str]:
-    """The sentences of a long message (a person's own words, `text` without a speaker label)
-    that state something likely to change — they announce a change (`_UPDATE_RE`) or make a
-    claim (`claims`): "(btw I'm writing this from my new apartment in Vienna, the move went
-    fine.)" inside a supplier-call summary. The embedding of a long message is that of its
-    main subject, so a fact said in passing is found by neither its question nor the statement
-    it replaces; ingest keeps each such sentence as a distilled fact of its own beside the
-    message (`salience.ingest.pipeline`). Short messages, questions, hypotheticals and denied
-    changes give none; at most `PASSING_MAX` (claims before announcements), in text order."""
-    from .claims import claims
-
-    if len(text) < PASSING_MIN_CHARS:
-        return []
-    said = [s.strip() for seg in segments(text) for s in split_sentences(seg.text) if s.strip()]
-    if len(said) < PASSING_MIN_SENTENCES:
-        return []
-    found: dict[str, tuple[int, int]] = {}  # sentence -> (0: a claim, 1: a change; position)
-    for k, sentence in enumerate(_asserted(text)):
-        sentence = sentence.strip().strip("()").strip()
-        if len(sentence) < 12 or sentence in found:
-            continue
-        if claims(sentence):
-            found[sentence] = (0, k)
-        elif _UPDATE_RE.search(sentence):
-            found[sentence] = (1, k)
-    chosen = sorted(found, key=lambda s: found[s])[:PASSING_MAX]
-    return sorted(chosen, key=lambda s: found[s][1])
 
 
 @text_cache(4096)
