@@ -119,3 +119,20 @@ def test_a_memory_is_about_the_time_its_words_tell() -> None:
     assert month is not None
     assert about_time(month, datetime(2022, 8, 3, tzinfo=UTC), "James: two days ago I was in Banff")
     assert not about_time(month, None, "James: yesterday I was in Banff")
+
+
+def test_a_question_about_a_month_is_answered_by_a_memory_naming_the_month() -> None:
+    """"Whose wedding am I going to in August?": "getting married in August" is about August
+    as much as "school starts again on August 18" — a month alone counts when the question
+    asks about a month."""
+    from salience.search.temporal import about_time
+
+    now = datetime(2026, 3, 30, tzinfo=UTC)
+    said = datetime(2026, 3, 2, tzinfo=UTC)
+    span = parse_time_range("Whose wedding am I going to in August?", now)
+    assert span is not None
+    assert about_time(span, said, "User: My friend Lars is getting married in August.")
+    assert about_time(span, said, "User: The kids' school starts again on August 18.")
+    day = parse_time_range("What did I do on 16 March 2026?", now)
+    assert day is not None  # a day's question is not answered by a month
+    assert not about_time(day, said, "User: We're going skiing in March.")

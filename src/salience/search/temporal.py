@@ -195,12 +195,23 @@ def about_time(span: TimeRange, when: datetime | None, text: str) -> bool:
     if when is None:
         return False
     told = told_time(text, when)
+    if told is None and _a_bare_month(span):
+        # a question about a month ("… in August?") is answered by a memory naming that month
+        # as well as by one naming a day of it: "getting married in August" / "August 18"
+        told = parse_time_range(text, when)
     return (
         told is not None
         and told.end - told.start <= span.end - span.start
         and told.start < span.end
         and span.start < told.end
     )
+
+
+def _a_bare_month(span: TimeRange) -> bool:
+    """Whether `span` is one calendar month named without a day or a year ("in August")."""
+    days = (span.end - span.start).days
+    return 28 <= days <= 31 and span.start.day == 1 and not any(
+        ch.isdigit() for ch in span.phrase)
 
 
 # Questions about the present state ("where does she live these days?") want the newest
