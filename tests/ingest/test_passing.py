@@ -62,3 +62,27 @@ def test_search_shows_the_message_or_its_fact_not_both(heuristic_mind, clock) ->
     sources = [h.memory.related_ids[0] if PASSING_TAG in h.memory.tags else h.memory.id
                for h in hits]
     assert len(sources) == len(set(sources)) and hits
+
+
+TWO_NEWS = (
+    "Sorry for the radio silence, it has been a chaotic month. I moved to Vienna last week, the "
+    "flat is small but lovely. I also started a new job at Siemens on Monday, mostly embedded "
+    "work. The weather has been grey and cold and the trams are always full in the mornings. "
+    "Anyway, tell me how the garden project is going, I want photos of the new fence, and say "
+    "hello to everyone at the allotment from me."
+)
+
+
+def test_two_facts_of_one_message_are_two_statements(heuristic_mind) -> None:
+    from salience.search.pipeline import _dedup
+
+    mind = heuristic_mind
+    mind.remember_turn(TWO_NEWS, "Congratulations on both!", defer=False)
+    mems = {m.id: m for m in mind.list(MemoryFilter(), limit=50)}
+    facts = [m.id for m in mems.values() if PASSING_TAG in m.tags]
+    assert len(facts) == 2
+    message = mems[facts[0]].related_ids[0]
+    ranked = [(i, 1.0 - k / 10, {}) for k, i in enumerate([*facts, message])]
+    assert [r[0] for r in _dedup(ranked, mems)] == facts  # the message: not below its facts
+    ranked = [(i, 1.0 - k / 10, {}) for k, i in enumerate([message, *facts])]
+    assert [r[0] for r in _dedup(ranked, mems)] == [message]  # nor they below it

@@ -791,16 +791,19 @@ def _neighbours(memories: Mapping[str, Memory], window: int) -> dict[str, list[s
 
 
 def _dedup(ranked: list[R.Ranked], memories: Mapping[str, Memory]) -> list[R.Ranked]:
-    """Keep the best-ranked memory of each content hash, and of a message and the fact it
-    said in passing (`PASSING_TAG`: one statement, one place in the results)."""
+    """Keep the best-ranked memory of each content hash, and of a message and a fact it said
+    in passing (`PASSING_TAG`: one statement, one place in the results). Two facts of one
+    message are two statements: both are kept."""
     seen: set[str] = set()
     out = []
     for r in ranked:
         m = memories[r[0]]
-        source = m.related_ids[0] if PASSING_TAG in m.tags and m.related_ids else m.id
-        keys = {m.content_hash, f"from:{source}"}
-        if keys & seen:
+        if PASSING_TAG in m.tags and m.related_ids:  # a fact: not below its message
+            mine, other = f"fact-of:{m.related_ids[0]}", f"message:{m.related_ids[0]}"
+        else:  # a message: not below one of its facts
+            mine, other = f"message:{m.id}", f"fact-of:{m.id}"
+        if m.content_hash in seen or other in seen:
             continue
-        seen |= keys
+        seen |= {m.content_hash, mine}
         out.append(r)
     return out

@@ -307,7 +307,7 @@ _UPDATE_RE = re.compile(
     r"(?:are|we're|were|is) (?:done|over|through)|divorced|separated|got (?:married|engaged|"
     r"divorced|promoted|transferred|fired|hired|the job)|promoted|transferred|"
     r"reschedul(?:ed|ing)|postpon(?:ed|ing)|brought forward|extended|"
-    r"delayed|bumped|raised|hiked|went (?:up|down)|dropped|cancel+ed|called off|overruled|"
+    r"delayed|bumped|raised|hiked|went (?:up|down)(?!\s+(?:to\s+)?(?:the|a|an|our|my|his|her|their|to see)\b)|dropped|cancel+ed|called off|overruled|"
     r"reversed|backed out|scrapped|scratch (?:that|the)|replac(?:ed|ing)|upgraded|downgraded|"
     r"turned into|became|turns out|turned out|correction|"
     r"new (?:number|job|role|address|place|flat|house|home|apartment|phone|email|e-mail|"
