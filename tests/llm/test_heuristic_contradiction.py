@@ -138,6 +138,9 @@ def _email(subject: str, sender: str, body: str) -> str:
 
 
 ISSUE_COMPATIBLE = [
+    # "he" after a named caller is the caller, not the user
+    ("Dmitri called, he's moved to Lisbon.", "I live in Prague."),
+    ("Tom and I moved to Leeds last year.", "Tom's sister lives in York."),
     # a deadline belongs to its thing: the budget draft's is not the design review's
     ("Please review the quarterly budget draft. The deadline is 12 May.",
      "Here are the notes from the design review. The deadline is 3 June."),
@@ -193,7 +196,12 @@ ISSUE_UPDATES = [
      "The team offsite budget is 5,000."),
     ("The dentist rescheduled my appointment to 19 March.",
      "My dentist appointment is on 12 March."),
+    ("The steering group agreed to push the migration deadline to the end of September.",
+     "The migration has to be finished by 30 June."),
     # people, roles, relationships, decisions
+    ("Dmitri called, he's moved to Lisbon for his girlfriend's job.", "My friend Dmitri lives in Prague."),
+    ("Priya texted, she moved to Leeds.", "Priya lives in York."),
+    ("we got the keys on friday and we're properly living in Sheffield now", "We live in Leeds."),
     ("Priya left, so my new manager is Tom.", "My manager is Priya."),
     ("Hannah moved teams, so Oliver manages me now.", "My line manager is Hannah."),
     ("Anna and I broke up.", "My girlfriend is Anna."),

@@ -315,7 +315,7 @@ _UPDATE_RE = re.compile(
     r"price|rate|budget|office|school|partner|girlfriend|boyfriend)|"
     r"officially|arrived|welcomed|passed away|died|put (?:\w+ )?down|"
     r"sold|bought|starting (?:next|from|on|in|this)|from (?:next|this) (?:week|month|year)|"
-    r"started|leaving|push(?:ed|ing)? (?:\w+ )?(?:back|to|out)|born|"
+    r"started|leaving|push(?:ed|ing)? (?:\w+ ){0,3}?(?:back|to|out)|born|"
     r"first (?:day|week|shift|month) (?:at|in|as|with)|notice period|handed in (?:my|our)|"
     r"joined|accepted (?:a|an|the|my|our|their|his|her)|took (?:a|the|up|"
     r"over)|took on|began|decided|chose|went with|opted|approved|rejected|shelved|adopted|"
