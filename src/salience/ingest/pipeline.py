@@ -336,7 +336,7 @@ class Ingestor:
         if rules.uses_quality(item.path):
             self._contradictions(head, neighbours, batch)
             for k, m in enumerate(records[1:], start=1):  # facts said in passing
-                if PASSING_TAG in m.tags and m.parent_id is None:
+                if m.said_in_passing and m.parent_id is None:
                     self._contradictions(m, self._neighbours(vecs[k]), batch)
         if item.harvest is not None:
             batch.harvest.append(_with_status(item.harvest, "saved"))
