@@ -128,9 +128,10 @@ class VectorSearchMixin:
         """Top `limit` (id, cosine) from the index. An exact index's top `limit` are the
         hits; a graph's `want` = max(2·limit, limit + 10) best candidates are re-scored on
         float32. A post filter (`where`: hiding superseded rows) drops rows after the index
-        search: 2·want + 8 are asked for, widening until `want` pass."""
+        search, which is asked for `want` rows, then 4x as many until `want` pass (the
+        default filter rarely drops any: one round reads `want` vectors)."""
         want = limit if snap.exact else max(2 * limit, limit + 10)
-        k = want * 2 + 8 if where else want
+        k = want
         while True:
             pks, scores = snap.search(q, k, allowed)
             if snap.exact:
