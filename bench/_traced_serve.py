@@ -5,7 +5,8 @@ own heap (`sqlite3_memory_used`: page caches, statements — what tracemalloc ca
 the fill of the process-wide caches (every `models.text.text_cache` — claims, entities,
 stems, update announcements, statements — and the hash-embedder buckets), the open minds'
 vector indexes (rows live / used / capacity and array bytes), the process's anonymous and
-file-backed RSS and glibc's `mallinfo2` (heap from the system, in use, free, mmapped). SIGUSR2
+file-backed RSS, glibc's `mallinfo2` (heap from the system, in use, free, mmapped) and
+Python's own allocator (pymalloc arenas, bytes in blocks). SIGUSR2
 calls `malloc_trim(0)` and writes the same line after it (what the allocator held free). With
 `SALIENCE_SOAK_TRACE_TOP=1` the server runs under tracemalloc (~2x slower, each snapshot
 stalls it) and the line adds the 25 source lines whose allocations grew most;
@@ -131,6 +132,34 @@ def malloc_stats() -> str:
             f"mmap {m.hblkhd / mb:.1f} MB in {m.hblks}")
 
 
+def pymalloc_stats() -> str:
+    """Python's own allocator (`sys._debugmallocstats`): its 1 MiB arenas (mmapped, outside
+    `mallinfo2`), the bytes in allocated blocks and the free space inside them."""
+    import re
+    import tempfile
+
+    with tempfile.TemporaryFile(mode="w+") as f:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(f.fileno(), 2)
+        try:
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        f.seek(0)
+        text = f.read()
+
+    def field(label: str) -> int:
+        m = re.search(rf"# {label}\s*=\s*([\d,]+)", text)
+        return int(m[1].replace(",", "")) if m else -1
+
+    mb = 2**20
+    return (f"pymalloc {field('arenas allocated current')} arenas, "
+            f"blocks {field('bytes in allocated blocks') / mb:.1f} MB, "
+            f"free in arenas {field('bytes in available blocks') / mb:.1f} MB")
+
+
 def trim(_signum: int, _frame: object) -> None:
     """SIGUSR2: `malloc_trim(0)` (return every free page of every arena), then the malloc line."""
     libc = _libc()
@@ -149,7 +178,7 @@ def dump(_signum: int, _frame: object) -> None:
     else:
         heap = f"{sys.getallocatedblocks():,} Python blocks"
     lines = [f"== {heap}, SQLite heap {sqlite_heap_mb():.1f} MB; caches: {cache_sizes()}",
-             f"== {malloc_stats()}; {vector_indexes()}"]
+             f"== {malloc_stats()}; {pymalloc_stats()}; {vector_indexes()}"]
     if tracemalloc.is_tracing():
         snap = tracemalloc.take_snapshot()
         if not _first:
