@@ -1986,7 +1986,7 @@ _LEAD = re.compile(r"^\s*(?:(?:so|and|but|also|well|oh|ok|okay|yeah|yes|anyway|b
 
 
 def _prepare(sentence: str) -> str:
-    s = expand(strip_label(sentence).rstrip(".!…")).replace("’", "'")
+    s = V.digits_for_words(expand(strip_label(sentence).rstrip(".!…")).replace("’", "'"))
     s = re.sub(r"\b(?:i|I)'d\b", "i would", s)
     s = re.sub(r"\b(we|We|they|They)'d\b", r"\1 would", s)
     return s
