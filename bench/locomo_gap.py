@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 from collections import Counter
@@ -44,6 +45,22 @@ def weighted(rows: list[dict[str, Any]], like: list[dict[str, Any]], key: Any, m
 
 
 MIX = "mix"
+_DATE = re.compile(r"\b(?:19|20)\d\d\b|\b(?:january|february|march|april|may|june|july|"
+                   r"august|september|october|november|december)\b", re.IGNORECASE)
+
+
+def dated_temporal(rows: list[dict[str, Any]], convs: list[Any]) -> dict[int, str] | None:
+    """id(row) -> "temporal, names a date" / "temporal, no date" for the temporal questions'
+    rows (matched to the questions in order, as `bench/locomo.py` asks them); None when the
+    rows do not line up with the data's questions."""
+    qs = [(i, q) for i, c in enumerate(convs) for q in c.questions
+          if q.category in locomo.CATEGORIES and q.evidence]
+    by_conv = Counter(r["conv"] for r in rows)
+    qs = [(i, q) for i, q in qs if i in by_conv]
+    if len(qs) != len(rows) or any(r["conv"] != i for r, (i, _) in zip(rows, qs, strict=True)):
+        return None
+    return {id(r): "temporal, names a date" if _DATE.search(q.text) else "temporal, no date"
+            for r, (_, q) in zip(rows, qs, strict=True) if r["cat"] == 2}
 
 
 def gap_parts(
@@ -135,14 +152,22 @@ def main(argv: list[str] | None = None) -> int:
             a, b, share = parts[m][k]
             cells += ["", "", f"{share:+.3f}"] if k == MIX else [f"{a:.3f}", f"{b:.3f}", f"{share:+.3f}"]
         print("| " + " | ".join(cells) + " |")
+    dated = dated_temporal(rows, convs)
+    if dated is not None:
+        keys["temporal question"] = lambda r: dated.get(id(r))
     print()
     print("| stratum | 0–4 n | 0–4 R@10 | 5–9 n | 5–9 R@10 |")
     print("|---|---|---|---|---|")
-    for name, key in (("category", keys["category"]), ("evidence turns", keys["evidence turns"])):
+    for name, key in keys.items():
+        if name == "category × evidence turns":
+            continue
         for k in sorted({key(r) for r in rows}, key=str):
             a = [r["R@10"] for r in lo if key(r) == k]
             b = [r["R@10"] for r in hi if key(r) == k]
-            label = locomo.CATEGORIES.get(k, k) if name == "category" else f"{k} evidence"
+            if k is None:
+                continue
+            label = (locomo.CATEGORIES.get(k, k) if name == "category"
+                     else f"{k} evidence" if name == "evidence turns" else k)
             print(f"| {label} | {len(a)} | {statistics.fmean(a) if a else float('nan'):.3f} | "
                   f"{len(b)} | {statistics.fmean(b) if b else float('nan'):.3f} |")
     return 0
