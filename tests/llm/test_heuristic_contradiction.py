@@ -189,6 +189,7 @@ ISSUE_UPDATES = [
      "I work at the Tate Modern."),
     ("the rent is now sixteen hundred a month", "My rent is 1,400 a month."),
     ("my commute is now twenty-five minutes", "My commute is 45 minutes."),
+    ("I go to the gym three times a week now", "I go to the gym twice a week."),
     # things: schedules, deadlines, budgets, prices of the same thing
     ("Yoga moved to Thursdays.", "My yoga class is on Tuesdays."),
     ("The grant report deadline got pushed to 26 May.", "The grant report is due on 12 May."),
@@ -379,7 +380,8 @@ def test_lower_case_writers_name_known_places() -> None:
     ("the rent is now sixteen hundred a month", "the rent is now 1600 a month"),
     ("twenty-five minutes", "25 minutes"), ("about twenty two thousand", "about 22000"),
     ("a hundred and fifty quid", "150 quid"), ("forty km a week", "40 km a week"),
-    ("one thousand six hundred", "1600"),
+    ("one thousand six hundred", "1600"), ("twice a week", "2 times a week"),
+    ("once a month", "1 time a month"), ("once I get home", "once I get home"),
     # one to twelve alone stay words: a pronoun, and the count patterns read them
     ("the blue one", "the blue one"), ("two kids", "two kids"), ("one or two", "one or two"),
 ])

@@ -53,13 +53,20 @@ def _spelled_value(phrase: str) -> int | None:
     return total + current
 
 
+#: a frequency in words: "twice a week", "once a month" ("once I get home" is none)
+_TIMES_RE = re.compile(r"\b(once|twice|thrice)(?=\s+(?:a|an|per|every|each)\b)", re.IGNORECASE)
+_TIMES = {"once": "1 time", "twice": "2 times", "thrice": "3 times"}
+
+
 def digits_for_words(text: str) -> str:
     """`text` with the numbers written in words that `_SPELLED_RE` finds as digits
-    ("the rent is now sixteen hundred" → "the rent is now 1600")."""
+    ("the rent is now sixteen hundred" → "the rent is now 1600"), and a frequency in words
+    as a count of times ("twice a week" → "2 times a week")."""
     def sub(m: re.Match[str]) -> str:
         value = _spelled_value(m.group(0))
         return m.group(0) if value is None else str(value)
 
+    text = _TIMES_RE.sub(lambda m: _TIMES[m.group(1).lower()], text)
     return _SPELLED_RE.sub(sub, text)
 
 
