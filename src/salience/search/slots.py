@@ -390,14 +390,24 @@ def updates_above(
     said = [(m, t) for m, t in timed if m.memory_type not in _DERIVED]
     announced = {m.id for m, _ in said if announces_update(statement_text(m))}
     relaxed = close is not None and query is not None and asks_one_value(query)
+
+    def may_replace(m: Memory, t: datetime) -> bool:  # some older one it answers as well as
+        return any(t_old < t and close(old, m) for old, t_old in timed)  # type: ignore[misc, operator]
+
     news = [(m, t) for m, t in said if m.id in announced or (
-        relaxed and states_fact(statement_text(m)))]
+        relaxed and may_replace(m, t) and states_fact(statement_text(m)))]
     if not news:
         return {}
     news.sort(key=lambda it: it[1], reverse=True)  # type: ignore[arg-type, return-value]
     asked = {stem(w) for w in words(query.lower())} if query is not None else set()
     wanted = question_slots(query) if query is not None else frozenset()
-    people = frozenset().union(*(_read(statement_text(m)).speakers for m, _ in timed))
+    seen: list[frozenset[str]] = []
+
+    def people() -> frozenset[str]:  # the candidates' speakers, read when a pair needs them
+        if not seen:
+            seen.append(frozenset().union(*(_read(statement_text(m)).speakers for m, _ in timed)))
+        return seen[0]
+
     out: dict[str, str] = {}
     for old, t_old in timed:
         found: list[Memory] = []
@@ -408,7 +418,7 @@ def updates_above(
                 if same_topic(old, new, asked, similarity, gate, wanted):
                     found.append(new)
             elif relaxed and close(old, new) and answers_alike(  # type: ignore[misc]
-                    old, new, asked, wanted, people) and _near(old, new, similarity, gate):
+                    old, new, asked, wanted, people()) and _near(old, new, similarity, gate):
                 found.append(new)
         if found:  # of statements made at once (one message's facts), the closest to the older
             out[old.id] = max(found, key=lambda n: similarity(old, n) or 0.0).id
