@@ -1,0 +1,324 @@
+"""Many minds in one PostgreSQL database (issue 21 item 3): the one-table-set layout keyed by
+mind (`store/postgres/shared_sql.py`) next to today's schema per mind, on one server.
+
+    python bench/scale_minds.py                                   # 1k,3k,10k minds x 50; 100,300 schemas
+    python bench/scale_minds.py --minds 1000,10000 --schema-minds 100 --per-mind 50 [--dsn DSN]
+
+For each number of minds it reports the catalog (`pg_class` rows), the database size and the
+layout's heap / index bytes, opening a mind (p50 / p95 ms over random minds: the layout's
+directory row and embedder pin; schema per mind: `PostgresStore` on an existing mind), and a
+search of one small mind while all the others exist (p50 / p95 ms, random minds, 3-term
+queries): exact vector top-10 over the mind's rows + BM25 top-10 from its postings + the hits'
+rows. `--large N` also loads one mind of N memories, builds its partial HNSW index
+CONCURRENTLY and reports recall@10 against the exact scan and p95 with the index.
+Vectors are random 384-d unit vectors clustered per mind; text is 12 words from a Zipf-ish
+vocabulary. The load average is printed with the table (2 shared cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg.conninfo import make_conninfo
+
+from _timing import pct
+from salience.store.postgres import shared_sql as lay
+
+DIM = 384
+WORDS = [f"w{i}" for i in range(5000)]
+_WEIGHTS = [1.0 / (i + 1) for i in range(len(WORDS))]
+
+
+def texts(rng: random.Random, n: int) -> list[str]:
+    return [" ".join(rng.choices(WORDS, weights=_WEIGHTS, k=12)) for _ in range(n)]
+
+
+def vectors(rng: np.random.Generator, n: int) -> np.ndarray:
+    centre = rng.normal(size=DIM)
+    v = centre + rng.normal(size=(n, DIM)) * 1.5
+    return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
+
+
+def catalog(conn: psycopg.Connection) -> dict[str, float]:
+    rel = conn.execute("SELECT count(*) FROM pg_class").fetchone()[0]
+    db = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+    return {"pg_class": rel, "db_mb": db / 2**20}
+
+
+def layout_sizes(conn: psycopg.Connection) -> dict[str, float]:
+    heap, idx = conn.execute(
+        "SELECT coalesce(sum(pg_table_size(c.oid)), 0), coalesce(sum(pg_indexes_size(c.oid)), 0) "
+        "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE n.nspname = 'salience' AND c.relkind = 'r'"
+    ).fetchone()
+    return {"heap_mb": heap / 2**20, "index_mb": idx / 2**20}
+
+
+def load_minds(conn: psycopg.Connection, start: int, stop: int, per_mind: int, seed: int) -> None:
+    """Minds start..stop-1 (names m<i>) with `per_mind` memories each, their postings."""
+    rng, nrng = random.Random(seed + start), np.random.default_rng(seed + start)
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    with conn.transaction():
+        with conn.cursor() as cur, cur.copy(
+            "COPY salience.minds (name, schema_version, embedding_model, embedding_dim) FROM STDIN"
+        ) as cp:
+            for i in range(start, stop):
+                cp.write_row((f"m{i}", 1, "bench", DIM))
+        ids = dict(
+            conn.execute(
+                "SELECT name, mind_id FROM salience.minds WHERE name = ANY(%s)",
+                ([f"m{i}" for i in range(start, stop)],),
+            ).fetchall()
+        )
+        cols = (
+            "mind_id, id, content, memory_type, importance, source, salience, confidence, "
+            "usefulness, content_hash, created_at, updated_at, embedding"
+        )
+        with conn.cursor() as cur, cur.copy(
+            f"COPY salience.memories ({cols}) FROM STDIN (FORMAT BINARY)"
+        ) as cp:
+            cp.set_types(["int8", "text", "text", "text", "text", "text", "float8", "float8",
+                          "float8", "text", "timestamptz", "timestamptz", "vector"])
+            for i in range(start, stop):
+                mid = ids[f"m{i}"]
+                vecs = vectors(nrng, per_mind)
+                for j, text in enumerate(texts(rng, per_mind)):
+                    cp.write_row((mid, f"{i:06d}-{j:04d}", text, "fact", "normal", "user_stated",
+                                  5.0, 0.9, 0.5, f"h{i}-{j}", now, now, vecs[j]))
+        lo, hi = min(ids.values()), max(ids.values())
+        conn.execute(
+            "INSERT INTO salience.memory_terms (mind_id, term, pk, tf, len) "
+            "SELECT m.mind_id, w, m.pk, count(*), 12 FROM salience.memories m, "
+            "unnest(string_to_array(m.content, ' ')) w WHERE m.mind_id BETWEEN %s AND %s "
+            "GROUP BY m.mind_id, m.pk, w",
+            (lo, hi),
+        )
+        conn.execute(
+            "INSERT INTO salience.memory_lengths (mind_id, pk, len) SELECT mind_id, pk, 12 "
+            "FROM salience.memories WHERE mind_id BETWEEN %s AND %s",
+            (lo, hi),
+        )
+
+
+def timed_each(fn: Callable[[Any], Any], items: Sequence[Any]) -> list[float]:
+    """Milliseconds of `fn(item)` for each item."""
+    out = []
+    for item in items:
+        t = time.perf_counter()
+        fn(item)
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+S = {name: lay.stmt(getattr(lay, name)) for name in (
+    "OPEN_MIND", "GET_META", "VECTOR_EXACT", "TEXT_TOTALS", "TERM_POSTINGS", "HITS")}
+
+
+def shared_open(conn: psycopg.Connection, name: str) -> Any:
+    """What opening a mind reads in the layout: its directory row and its pinned embedder."""
+    row = conn.execute(S["OPEN_MIND"], (name,)).fetchone()
+    conn.execute(S["GET_META"], (row[0], "embedding_model")).fetchone()
+    return row
+
+
+def bm25_top(rows_by_term: dict[str, list[tuple[int, float, float]]], n: int, total: float,
+             limit: int) -> list[int]:
+    avg = total / max(1, n)
+    score: dict[int, float] = {}
+    for postings in rows_by_term.values():
+        idf = math.log(1 + (n - len(postings) + 0.5) / (len(postings) + 0.5))
+        for pk, tf, ln in postings:
+            score[pk] = score.get(pk, 0.0) + idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * ln / avg))
+    return sorted(score, key=lambda k: -score[k])[:limit]
+
+
+def shared_search(conn: psycopg.Connection, mind_id: int, q: np.ndarray, terms: Sequence[str]):
+    """One search of one mind: exact vector top-10, BM25 top-10 from its postings, the rows."""
+    vec = conn.execute(S["VECTOR_EXACT"], (q, mind_id, 10)).fetchall()
+    n, total = conn.execute(S["TEXT_TOTALS"], (mind_id,)).fetchone()
+    postings = {t: conn.execute(S["TERM_POSTINGS"], (mind_id, t)).fetchall() for t in terms}
+    text = bm25_top(postings, n, float(total), 10)
+    return conn.execute(S["HITS"], (mind_id, [r[0] for r in vec], text)).fetchall()
+
+
+def run_shared(dsn: str, steps: list[int], per_mind: int, samples: int, seed: int,
+               partitions: int) -> list[dict[str, Any]]:
+    rows = []
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for stmt in lay.layout_ddl(partitions=partitions):
+            conn.execute(stmt)
+        register_vector(conn)
+        rows.append({"minds": 0, **catalog(conn)})
+        done, rng = 0, random.Random(seed)
+        nrng = np.random.default_rng(seed)
+        for target in steps:
+            t0 = time.perf_counter()
+            while done < target:
+                nxt = min(target, done + 500)
+                load_minds(conn, done, nxt, per_mind, seed)
+                done = nxt
+            conn.execute("ANALYZE")
+            load_s = time.perf_counter() - t0
+            names = [f"m{rng.randrange(done)}" for _ in range(samples)]
+            open_ms = timed_each(partial(shared_open, conn), names)
+            work = [
+                (shared_open(conn, n)[0], q, texts(rng, 1)[0].split()[:3])
+                for n, q in zip(names, vectors(nrng, samples), strict=True)
+            ]
+            search_ms = timed_each(lambda w: shared_search(conn, *w), work)
+            rows.append({
+                "minds": done, **catalog(conn), **layout_sizes(conn), "load_s": load_s,
+                "open_p50": pct(open_ms, 50), "open_p95": pct(open_ms, 95),
+                "search_p50": pct(search_ms, 50), "search_p95": pct(search_ms, 95),
+            })
+            print(fmt_row("one table set", rows[-1]), flush=True)
+    return rows
+
+
+def schema_search(store: Any, q: np.ndarray, terms: Sequence[str]) -> None:
+    """The same search on a schema-per-mind store: vector top-10, BM25 top-10, the rows."""
+    hits = store.search_vector(q, limit=10)
+    text = store.search_text(terms, limit=10)
+    store.get_many([c.id for c in [*hits, *text]])
+
+
+def run_schemas(dsn: str, steps: list[int], per_mind: int, samples: int, seed: int):
+    from salience.models import EmbeddingInfo, Memory, validate_memory
+    from salience.store.postgres import PostgresStore, pool
+
+    server = pool.acquire(dsn, pool_max=4)
+    rows = []
+    try:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            rows.append({"minds": 0, **catalog(conn)})
+        done, rng, nrng = 0, random.Random(seed), np.random.default_rng(seed)
+        for target in steps:
+            t0 = time.perf_counter()
+            for i in range(done, target):
+                s = PostgresStore(server, f"m{i}")
+                s.pin_embedding(EmbeddingInfo("bench", DIM))
+                ms = [validate_memory(Memory(content=t)) for t in texts(rng, per_mind)]
+                s.insert(ms, vectors(nrng, per_mind))
+            done = target
+            load_s = time.perf_counter() - t0
+            names = [f"m{rng.randrange(done)}" for _ in range(samples)]
+            open_ms = timed_each(partial(PostgresStore, server), names)
+            work = [
+                (PostgresStore(server, n), q, texts(rng, 1)[0].split()[:3])
+                for n, q in zip(names, vectors(nrng, samples), strict=True)
+            ]
+            search_ms = timed_each(lambda w: schema_search(*w), work)
+            with psycopg.connect(dsn, autocommit=True) as conn:
+                cat = catalog(conn)
+            rows.append({
+                "minds": done, **cat, "load_s": load_s,
+                "open_p50": pct(open_ms, 50), "open_p95": pct(open_ms, 95),
+                "search_p50": pct(search_ms, 50), "search_p95": pct(search_ms, 95),
+            })
+            print(fmt_row("schema per mind", rows[-1]), flush=True)
+    finally:
+        pool.release(server)
+    return rows
+
+
+def run_large(dsn: str, n: int, seed: int, samples: int) -> dict[str, Any]:
+    """One mind of `n` memories: its partial HNSW index, recall@10 vs exact, p95 both ways."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        register_vector(conn)
+        start = conn.execute("SELECT count(*) FROM salience.minds").fetchone()[0] + 10_000_000
+        load_minds(conn, start, start + 1, n, seed)
+        mid = conn.execute(S["OPEN_MIND"], (f"m{start}",)).fetchone()[0]
+        conn.execute("ANALYZE salience.memories")
+        t = time.perf_counter()
+        conn.execute("SET maintenance_work_mem = '512MB'")
+        conn.execute(lay.create_mind_index(mid, DIM))
+        build_s = time.perf_counter() - t
+        q = vectors(np.random.default_rng(seed + 1), samples)
+        hnsw = lay.stmt(lay.VECTOR_HNSW, dim=DIM, mind_id=int(mid))
+        conn.execute("SET hnsw.ef_search = 100")
+        exact_ms, ann_ms, hits = [], [], 0
+        for k in range(samples):
+            t = time.perf_counter()
+            want = {r[0] for r in conn.execute(S["VECTOR_EXACT"], (q[k], mid, 10)).fetchall()}
+            exact_ms.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            got = {r[0] for r in conn.execute(hnsw, (q[k], q[k], 10)).fetchall()}
+            ann_ms.append((time.perf_counter() - t) * 1000)
+            hits += len(want & got)
+        plan = " ".join(r[0] for r in conn.execute("EXPLAIN " + hnsw, (q[0], q[0], 10)))
+        return {"n": n, "build_s": build_s, "recall10": hits / (10 * samples),
+                "exact_p95": pct(exact_ms, 95), "hnsw_p95": pct(ann_ms, 95),
+                "uses_index": lay.mind_index_name(mid) in plan}
+
+
+def fmt_row(layout: str, r: dict[str, Any]) -> str:
+    def f(k: str, spec: str) -> str:
+        return format(r[k], spec) if r.get(k) is not None else "-"
+
+    return (f"| {layout} | {r['minds']:,} | {r['pg_class']:,} | {f('db_mb', ',.0f')} | "
+            f"{f('heap_mb', ',.0f')} / {f('index_mb', ',.0f')} | {f('load_s', '.0f')} | "
+            f"{f('open_p50', '.2f')} / {f('open_p95', '.2f')} | "
+            f"{f('search_p50', '.2f')} / {f('search_p95', '.2f')} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--minds", default="1000,3000,10000")
+    ap.add_argument("--schema-minds", default="100,300")
+    ap.add_argument("--per-mind", type=int, default=50)
+    ap.add_argument("--samples", type=int, default=200)
+    ap.add_argument("--partitions", type=int, default=0)
+    ap.add_argument("--large", type=int, default=0, help="also one mind of N memories")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--dsn", default=os.environ.get("SALIENCE_TEST_PG_DSN"))
+    args = ap.parse_args()
+    server = None
+    dsn = args.dsn
+    if dsn is None:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+        from pg_server import start_pg
+
+        server = start_pg()
+        dsn = server.dsn
+    try:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            for db in ("bench_shared", "bench_schemas"):
+                conn.execute(f"DROP DATABASE IF EXISTS {db}")
+                conn.execute(f"CREATE DATABASE {db}")
+        print(f"load average at start: {os.getloadavg()}")
+        print("| layout | minds | pg_class rows | database MB | layout heap / index MB | "
+              "load s | open p50 / p95 ms | search p50 / p95 ms |")
+        print("|---|---|---|---|---|---|---|---|")
+        shared_dsn = make_conninfo(dsn, dbname="bench_shared")
+        steps = [int(x) for x in args.minds.split(",") if x]
+        run_shared(shared_dsn, steps, args.per_mind, args.samples, args.seed, args.partitions)
+        if args.large:
+            print(run_large(shared_dsn, args.large, args.seed, min(args.samples, 100)))
+        sch = [int(x) for x in args.schema_minds.split(",") if x]
+        if sch:
+            run_schemas(make_conninfo(dsn, dbname="bench_schemas"), sch, args.per_mind,
+                        args.samples, args.seed)
+        print(f"load average at end: {os.getloadavg()}")
+    finally:
+        if server is not None:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
