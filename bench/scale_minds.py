@@ -9,7 +9,8 @@ layout's heap / index bytes, opening a mind (p50 / p95 ms over random minds: the
 directory row and embedder pin; schema per mind: `PostgresStore` on an existing mind), and a
 search of one small mind while all the others exist (p50 / p95 ms, random minds, 3-term
 queries): exact vector top-10 over the mind's rows + BM25 top-10 from its postings + the hits'
-rows. `--large N` also loads one mind of N memories, builds its partial HNSW index
+rows; "server ms" is the server's own planning + execution time of those statements (EXPLAIN
+ANALYZE, layout only), which a loaded machine's run queue inflates less. `--large N` also loads one mind of N memories, builds its partial HNSW index
 CONCURRENTLY and reports recall@10 against the exact scan and p95 with the index.
 Vectors are random 384-d unit vectors clustered per mind; text is 12 words from a Zipf-ish
 vocabulary. The load average is printed with the table (2 shared cores).
@@ -156,6 +157,20 @@ def shared_search(conn: psycopg.Connection, mind_id: int, q: np.ndarray, terms: 
     return conn.execute(S["HITS"], (mind_id, [r[0] for r in vec], text)).fetchall()
 
 
+def server_ms(conn: psycopg.Connection, mind_id: int, q: np.ndarray, terms: Sequence[str]) -> float:
+    """The server's own time for one search's statements (EXPLAIN ANALYZE execution times,
+    summed): what the search costs without the client round trips and the scheduler's queue."""
+    plans = [(S["VECTOR_EXACT"], (q, mind_id, 10)), (S["TEXT_TOTALS"], (mind_id,))]
+    plans += [(S["TERM_POSTINGS"], (mind_id, t)) for t in terms]
+    ids = [r[0] for r in conn.execute(S["VECTOR_EXACT"], (q, mind_id, 10))]
+    plans.append((S["HITS"], (mind_id, ids, [])))
+    total = 0.0
+    for text, params in plans:
+        out = conn.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + text, params).fetchone()[0]
+        total += float(out[0]["Execution Time"]) + float(out[0]["Planning Time"])
+    return total
+
+
 def run_shared(dsn: str, steps: list[int], per_mind: int, samples: int, seed: int,
                partitions: int) -> list[dict[str, Any]]:
     rows = []
@@ -181,7 +196,9 @@ def run_shared(dsn: str, steps: list[int], per_mind: int, samples: int, seed: in
                 for n, q in zip(names, vectors(nrng, samples), strict=True)
             ]
             search_ms = timed_each(lambda w: shared_search(conn, *w), work)
+            srv = [server_ms(conn, *w) for w in work]
             rows.append({
+                "server_p50": pct(srv, 50), "server_p95": pct(srv, 95),
                 "minds": done, **catalog(conn), **layout_sizes(conn), "load_s": load_s,
                 "open_p50": pct(open_ms, 50), "open_p95": pct(open_ms, 95),
                 "search_p50": pct(search_ms, 50), "search_p95": pct(search_ms, 95),
@@ -212,7 +229,11 @@ def run_schemas(dsn: str, steps: list[int], per_mind: int, samples: int, seed: i
             for i in range(done, target):
                 s = PostgresStore(server, f"m{i}")
                 s.pin_embedding(EmbeddingInfo("bench", DIM))
-                ms = [validate_memory(Memory(content=t)) for t in texts(rng, per_mind)]
+                now = datetime(2026, 12, 1, tzinfo=UTC)
+                ms = [
+                    validate_memory(Memory(content=t, created_at=now, updated_at=now))
+                    for t in texts(rng, per_mind)
+                ]
                 s.insert(ms, vectors(nrng, per_mind))
             done = target
             load_s = time.perf_counter() - t0
@@ -273,7 +294,8 @@ def fmt_row(layout: str, r: dict[str, Any]) -> str:
     return (f"| {layout} | {r['minds']:,} | {r['pg_class']:,} | {f('db_mb', ',.0f')} | "
             f"{f('heap_mb', ',.0f')} / {f('index_mb', ',.0f')} | {f('load_s', '.0f')} | "
             f"{f('open_p50', '.2f')} / {f('open_p95', '.2f')} | "
-            f"{f('search_p50', '.2f')} / {f('search_p95', '.2f')} |")
+            f"{f('search_p50', '.2f')} / {f('search_p95', '.2f')} | "
+            f"{f('server_p50', '.2f')} / {f('server_p95', '.2f')} |")
 
 
 def main() -> None:
@@ -303,8 +325,8 @@ def main() -> None:
                 conn.execute(f"CREATE DATABASE {db}")
         print(f"load average at start: {os.getloadavg()}")
         print("| layout | minds | pg_class rows | database MB | layout heap / index MB | "
-              "load s | open p50 / p95 ms | search p50 / p95 ms |")
-        print("|---|---|---|---|---|---|---|---|")
+              "load s | open p50 / p95 ms | search p50 / p95 ms | server ms p50 / p95 |")
+        print("|---|---|---|---|---|---|---|---|---|")
         shared_dsn = make_conninfo(dsn, dbname="bench_shared")
         steps = [int(x) for x in args.minds.split(",") if x]
         run_shared(shared_dsn, steps, args.per_mind, args.samples, args.seed, args.partitions)
