@@ -70,8 +70,17 @@ def layout_sizes(conn: psycopg.Connection) -> dict[str, float]:
     return {"heap_mb": heap / 2**20, "index_mb": idx / 2**20}
 
 
-def load_minds(conn: psycopg.Connection, start: int, stop: int, per_mind: int, seed: int) -> None:
-    """Minds start..stop-1 (names m<i>) with `per_mind` memories each, their postings."""
+def load_minds(
+    conn: psycopg.Connection,
+    start: int,
+    stop: int,
+    per_mind: int,
+    seed: int,
+    vec_fn: Callable[[np.random.Generator, int], np.ndarray] | None = None,
+) -> None:
+    """Minds start..stop-1 (names m<i>) with `per_mind` memories each, their postings
+    (`vec_fn(rng, n)` makes a mind's vectors: one blob per mind by default)."""
+    vec_fn = vec_fn or vectors
     rng, nrng = random.Random(seed + start), np.random.default_rng(seed + start)
     now = datetime(2026, 12, 1, tzinfo=UTC)
     with conn.transaction():
@@ -97,7 +106,7 @@ def load_minds(conn: psycopg.Connection, start: int, stop: int, per_mind: int, s
                           "float8", "text", "timestamptz", "timestamptz", "vector"])
             for i in range(start, stop):
                 mid = ids[f"m{i}"]
-                vecs = vectors(nrng, per_mind)
+                vecs = vec_fn(nrng, per_mind)
                 for j, text in enumerate(texts(rng, per_mind)):
                     cp.write_row((mid, f"{i:06d}-{j:04d}", text, "fact", "normal", "user_stated",
                                   5.0, 0.9, 0.5, f"h{i}-{j}", now, now, vecs[j]))
@@ -258,18 +267,23 @@ def run_schemas(dsn: str, steps: list[int], per_mind: int, samples: int, seed: i
 
 
 def run_large(dsn: str, n: int, seed: int, samples: int) -> dict[str, Any]:
-    """One mind of `n` memories: its partial HNSW index, recall@10 vs exact, p95 both ways."""
+    """One mind of `n` memories: its partial HNSW index, recall@10 vs exact, p95 both ways.
+    Vectors and queries are bench/_data.py's clustered ones (the shape of sentence embeddings:
+    cosine ~0.7 to a topic centre), as bench/scale.py's 1M-memory runs."""
+    from _data import Corpus
+
+    corpus = Corpus(dim=DIM, seed=seed)
     with psycopg.connect(dsn, autocommit=True) as conn:
         register_vector(conn)
         start = conn.execute("SELECT count(*) FROM salience.minds").fetchone()[0] + 10_000_000
-        load_minds(conn, start, start + 1, n, seed)
+        load_minds(conn, start, start + 1, n, seed, vec_fn=lambda _rng, k: corpus.vectors(k))
         mid = conn.execute(S["OPEN_MIND"], (f"m{start}",)).fetchone()[0]
         conn.execute("ANALYZE salience.memories")
         t = time.perf_counter()
         conn.execute("SET maintenance_work_mem = '512MB'")
         conn.execute(lay.create_mind_index(mid, DIM))
         build_s = time.perf_counter() - t
-        q = vectors(np.random.default_rng(seed + 1), samples)
+        q = corpus.queries(samples)[1]
         hnsw = lay.stmt(lay.VECTOR_HNSW, dim=DIM, mind_id=int(mid))
         conn.execute("SET hnsw.ef_search = 100")
         exact_ms, ann_ms, hits = [], [], 0
