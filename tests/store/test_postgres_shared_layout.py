@@ -133,3 +133,14 @@ def test_small_minds_exact_large_mind_its_own_index(layout):
     names = {r[0] for r in conn.execute(
         "SELECT indexname FROM pg_indexes WHERE schemaname = %s", (schema,))}
     assert lay.mind_index_name(large) not in names
+
+
+def test_a_mind_gets_its_index_above_the_threshold_and_loses_it_well_below():
+    from salience.store.postgres.shared_layout import mind_index_action
+
+    assert mind_index_action(10_000, False, 10_000) is None  # at the line: still exact
+    assert mind_index_action(10_001, False, 10_000) == "build"
+    assert mind_index_action(10_001, True, 10_000) is None
+    assert mind_index_action(6_000, True, 10_000) is None  # between half and the line: kept
+    assert mind_index_action(4_999, True, 10_000) == "drop"
+    assert mind_index_action(4_999, False, 10_000) is None

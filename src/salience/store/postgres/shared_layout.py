@@ -96,3 +96,15 @@ def unled_indexes(cat: Catalog, reference: tuple[str, ...] = sql.REFERENCE_TABLE
         and first != KEY
         and f"WHERE ({KEY} = " not in definition
     ]
+
+
+def mind_index_action(vectors: int, has_index: bool, threshold: int) -> str | None:
+    """What a mind's own partial HNSW index needs after its vector count changed: "build" when
+    it holds more than `threshold` vectors and has none, "drop" when it has one and fell below
+    half the threshold (the gap keeps a mind near the line from rebuilding on every write),
+    else None. Small minds are searched exactly through `(mind_id, pk)`."""
+    if not has_index and vectors > threshold:
+        return "build"
+    if has_index and vectors < threshold // 2:
+        return "drop"
+    return None
