@@ -99,15 +99,15 @@ TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
             "USING gin (mind_id, entity_keys)",
         ),
     ),
-    # the retrieval counters a search writes, folded into memories by maintenance (item 1)
+    # the retrieval counters a search writes, folded into memories by maintenance (item 1);
+    # without a foreign key, as on main (its key-share lock deadlocked an upsert and an update)
     "memory_retrievals": (
         """mind_id bigint NOT NULL,
         pk bigint NOT NULL,
         retrievals bigint NOT NULL,
         last_retrieved_at timestamptz NOT NULL,
         salience double precision NOT NULL,
-        PRIMARY KEY (mind_id, pk),
-        FOREIGN KEY (mind_id, pk) REFERENCES {p}memories (mind_id, pk) ON DELETE CASCADE""",
+        PRIMARY KEY (mind_id, pk)""",  # no foreign key: see postgres/sql.py FOLD_RETRIEVALS
         (),
     ),
     # Salience's BM25 postings (the same as today's), one range per (mind, term)
