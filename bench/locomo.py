@@ -208,6 +208,7 @@ def ablations() -> dict[str, SearchConfig]:
         "relevance-context-1": replace(b, name="relevance-context-1", context_window=1),
         "relevance-context-no-seeds": replace(b, name="relevance-context-no-seeds",
                                               context_seeds=0),
+        "relevance-no-told-time": replace(b, name="relevance-no-told-time", time_told=False),
         "relevance-pool-100": replace(b, name="relevance-pool-100", pool=100),
         "relevance-pool-200": replace(b, name="relevance-pool-200", pool=200),
         **{
@@ -420,7 +421,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
     keys = [
         k for k, v in (rows[0] if rows else {}).items()
-        if k not in ("conv", "cat", "ms") and isinstance(v, int | float)
+        if k not in ("conv", "cat", "ms", "n_ev") and isinstance(v, int | float)
     ]
 
     def mean(sel: list[dict[str, Any]]) -> dict[str, float]:
@@ -435,6 +436,10 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     res["group"] = {
         "0-4": mean([r for r in rows if r["conv"] <= 4]),
         "5-9": mean([r for r in rows if r["conv"] >= 5]),
+    }
+    res["conversation"] = {
+        str(c): mean([r for r in rows if r["conv"] == c])
+        for c in sorted({r["conv"] for r in rows})
     }
     res["p50_ms"] = lat[len(lat) // 2] if lat else float("nan")
     res["p95_ms"] = lat[min(int(len(lat) * 0.95), len(lat) - 1)] if lat else float("nan")
@@ -512,7 +517,8 @@ def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                             q.text, limit=max(KS), preset=extra.get(p, p), feedback=False
                         )
                         ms = (time.perf_counter() - t0) * 1000
-                        row: dict[str, Any] = {"conv": i, "cat": q.category, "ms": ms}
+                        row: dict[str, Any] = {"conv": i, "cat": q.category, "ms": ms,
+                                               "n_ev": len(ev)}
                         row.update(question_row(hits, ev, session_of[i]))
                         rows[p].append(row)
                         bar.advance(task)
@@ -524,6 +530,8 @@ def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                 mind.close()
         for p in presets:
             results["runs"][f"{emb_name}/{p}"] = summarise(rows[p])
+            if getattr(args, "rows", None):
+                results.setdefault("rows", {})[f"{emb_name}/{p}"] = rows[p]
     if server is not None:
         server.stop()
     results["backend"] = "postgres" if dsn else "sqlite"
@@ -636,6 +644,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="every turn in one session, t running on (no LoCoMo session units)")
     ap.add_argument("--turns-per-memory", type=int, default=1,
                     help="save this many consecutive turns as one memory (longer memories)")
+    ap.add_argument("--rows", action="store_true",
+                    help="also write every question's metrics to --json (conversation, "
+                         "category; for per-conversation analysis)")
     ap.add_argument("--backend", default="sqlite", choices=("sqlite", "postgres"))
     ap.add_argument("--dsn", help="PostgreSQL DSN (default: start an embedded server)")
     args = ap.parse_args(argv)

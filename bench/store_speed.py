@@ -48,6 +48,18 @@ DIM = 384
 BATCH = 2000
 
 
+def hybrid_search(store, terms: list[str], qvec: np.ndarray) -> None:
+    """The candidate path of a search without query embedding: full text + vector top-50,
+    RRF fusion, hydration of the top 10."""
+    fused = rrf_fuse(
+        {
+            "text": store.search_text(terms, limit=50),
+            "vector": store.search_vector(qvec, limit=50),
+        }
+    )[:10]
+    store.get_many([f[0] for f in fused])
+
+
 def bench_backend(
     backend: str, n: int, cfg: Config, corpus: Corpus, queries, progress, text_index: bool = False
 ) -> list[dict]:
@@ -56,6 +68,7 @@ def bench_backend(
         index = "hnsw" if backend == "sqlite-hnsw" else "exact"
         cfg = cfg.model_copy(update={"sqlite_vector_index": index, "sqlite_text_index": "exact"})
     store = open_store(cfg, f"bench-{n}-{backend}", backend=kind)
+    kept = kind == "sqlite" and store.count() == n  # --home: a mind an earlier run left there
     if hasattr(store, "drop_mind") and store.count() > 0:
         store.drop_mind()
         store.close()
@@ -75,7 +88,8 @@ def bench_backend(
         all_ids.extend(m.id for m in mems)
         all_vecs[start : start + k] = vecs
         t = time.perf_counter()
-        store.insert(mems, vecs)
+        if not kept:
+            store.insert(mems, vecs)
         insert_s += time.perf_counter() - t
         progress.advance(task, k)
     progress.remove_task(task)
@@ -107,7 +121,7 @@ def bench_backend(
             n=n,
             op="vector top-10 (HNSW)" if backend == "sqlite-hnsw" else "vector top-10 (exact)",
             lat=lat,
-            ins=n / insert_s,
+            ins=None if kept else n / insert_s,
             note=note,
         )
     )
@@ -131,13 +145,7 @@ def bench_backend(
             )
 
     def hybrid(i: int) -> None:
-        fused = rrf_fuse(
-            {
-                "text": store.search_text(terms[i], limit=50),
-                "vector": store.search_vector(qvecs[i], limit=50),
-            }
-        )[:10]
-        store.get_many([f[0] for f in fused])
+        hybrid_search(store, terms[i], qvecs[i])
 
     lat = timed(hybrid, reps)
     rows.append(dict(backend=backend, n=n, op="hybrid top-10", lat=lat, ins=None, note=""))
@@ -195,13 +203,7 @@ def tantivy_rows(
     ]
 
     def hybrid(i: int) -> None:
-        fused = rrf_fuse(
-            {
-                "text": store.search_text(terms[i], limit=50),
-                "vector": store.search_vector(qvecs[i], limit=50),
-            }
-        )[:10]
-        store.get_many([f[0] for f in fused])
+        hybrid_search(store, terms[i], qvecs[i])
 
     store.search_vector(qvecs[0], limit=10)  # load this handle's vector cache
     lat = timed(hybrid, reps)
@@ -240,13 +242,18 @@ def main() -> None:
     ap.add_argument(
         "--text-index", action="store_true", help="also search SQLite minds through tantivy"
     )
+    ap.add_argument(
+        "--home",
+        type=Path,
+        help="keep SQLite minds here; a mind already holding N memories (same data) is reused",
+    )
     args = ap.parse_args()
     sizes = args.n or ([10_000, 100_000] + ([1_000_000] if args.full else []))
     backends = [b.strip() for b in args.backend.split(",") if b.strip()]
     console = Console()
     server = None
     with tempfile.TemporaryDirectory(prefix="salience-bench-") as tmp:
-        cfg = Config(home=Path(tmp), embedder="hash")
+        cfg = Config(home=args.home or Path(tmp), embedder="hash")
         if "postgres" in backends:
             dsn = args.dsn
             if dsn is None:

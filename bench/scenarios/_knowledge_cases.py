@@ -23,6 +23,9 @@ class Update:
     question: str
     old_value: str
     new_value: str
+    #: a turn said just before `new`, when the update comes in two turns ("so we finally did
+    #: it" / "signed the lease, …")
+    lead: str = ""
 
 
 @dataclass(frozen=True, slots=True)

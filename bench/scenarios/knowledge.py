@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -169,6 +170,8 @@ def _update_case(i: int, u: Update, embedder: str, preset: str | None, rng: rand
         admitted = any(holds(m, u.old) for m in _all_memories(mind))
         _days(agent, rng, talk, gap, per_day)
         _talk(agent, rng, talk, per_day)
+        if u.lead:
+            agent.turn(u.lead, rng.choice(ACKS))
         agent.turn(u.new, rng.choice(ACKS))
         agent.end_day()
         mems = _all_memories(mind)
@@ -219,12 +222,16 @@ def run(
     preset: str | None = None,
     verbose: bool = False,
     seed: int = 7,
+    cases: tuple[Sequence[Update], Sequence[Compatible]] | None = None,
+    name: str = NAME,
 ) -> SuiteResult:
-    """Run the knowledge-update suite and print its numbers (see the module docstring)."""
+    """Run the knowledge-update suite and print its numbers (see the module docstring).
+    `cases`: (updates, compatible pairs) instead of the canonical ones (`knowledge_natural`)."""
     con = out(console)
     every_u, every_c, gap_min, gap_max, per_day = _SIZES[size]
-    updates = list(UPDATES)[::every_u]
-    pairs = list(COMPATIBLE)[::every_c]
+    all_u, all_c = cases if cases is not None else (UPDATES, COMPATIBLE)
+    updates = list(all_u)[::every_u]
+    pairs = list(all_c)[::every_c]
     rng = random.Random(seed)
     outcomes: list[_Outcome] = []
     false: list[str] = []
@@ -240,15 +247,15 @@ def run(
         chat_superseded.extend(chat)
         if wrong:
             false.append(f"{c.first} | {c.second}")
-    result = _score(outcomes, false, len(pairs), chat_superseded, embedder, preset or "")
+    result = _score(outcomes, false, len(pairs), chat_superseded, embedder, preset or "", name)
     _print(con, result, verbose)
     return result
 
 
 def _score(outcomes: list[_Outcome], false: list[str], n_pairs: int, chat: list[str],
-           embedder: str, preset: str) -> SuiteResult:
+           embedder: str, preset: str, name: str = NAME) -> SuiteResult:
     n = len(outcomes)
-    res = SuiteResult(NAME, sum(o.current_first for o in outcomes), n, TARGET,
+    res = SuiteResult(name, sum(o.current_first for o in outcomes), n, TARGET,
                       embedder=embedder, preset=preset)
     by_topic: dict[str, list[int]] = {}
     for o in outcomes:

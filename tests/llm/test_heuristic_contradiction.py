@@ -347,3 +347,19 @@ def test_a_setting_makes_its_own_slot() -> None:
     for x, y in ((work, home), (home, work)):
         assert brain.contradicts(_turn(x), [_turn(y)]) == []
     assert brain.contradicts(_turn("I use Neovim at work now."), [_turn(work)]) == [0]
+
+
+def test_lower_case_writers_name_known_places() -> None:
+    """People who type in lower case name places too: a known city or country is a residence
+    however it is written; a lower-case word that is no known place stays no claim ("live in
+    fear")."""
+    from salience.llm.heuristic.claims import claims
+
+    def residence(text: str) -> list[str]:
+        return [c.value for c in claims(text) if c.attribute == "residence" and not c.negated]
+
+    assert residence("i live in hamburg now") == ["hamburg"]
+    assert residence("we moved to new york in may") == ["new york"]
+    assert residence("i live in fear of spiders") == []
+    assert residence("i went to paris last week") == []
+    assert HeuristicBrain().contradicts("i live in hamburg now", ["I live in Munich."]) == [0]

@@ -97,3 +97,42 @@ def _recency_gap(tmp_path, off):
         gap_on, newest = gap(on)
     assert gap_on > gap_off
     assert newest.explanation["recency_intent"] == 1.0
+
+
+def test_a_memory_is_about_the_time_its_words_tell() -> None:
+    """'yesterday I went bowling' said on 17 March is about 16 March; a memory's phrase
+    broader than the question's span ('last year') or a bare month does not match."""
+    from salience.search.temporal import about_time, told_time
+
+    said = datetime(2022, 3, 17, 14, tzinfo=UTC)
+    day = parse_time_range("What was James doing on March 16, 2022?", datetime(2023, 1, 1,
+                                                                                tzinfo=UTC))
+    assert day is not None
+    assert told_time("James: yesterday I went bowling", said).start == datetime(2022, 3, 16,
+                                                                                tzinfo=UTC)
+    assert about_time(day, said, "James: yesterday I went bowling")
+    assert about_time(day, datetime(2022, 3, 16, 9, tzinfo=UTC), "James: I went bowling")
+    assert not about_time(day, said, "James: I went bowling")
+    assert not about_time(day, said, "James: last year I went bowling a lot")
+    assert told_time("I'm off to Paris in May", said) is None
+    month = parse_time_range("Where did James travel in July 2022?", said)
+    assert month is not None
+    assert about_time(month, datetime(2022, 8, 3, tzinfo=UTC), "James: two days ago I was in Banff")
+    assert not about_time(month, None, "James: yesterday I was in Banff")
+
+
+def test_a_question_about_a_month_is_answered_by_a_memory_naming_the_month() -> None:
+    """"Whose wedding am I going to in August?": "getting married in August" is about August
+    as much as "school starts again on August 18" — a month alone counts when the question
+    asks about a month."""
+    from salience.search.temporal import about_time
+
+    now = datetime(2026, 3, 30, tzinfo=UTC)
+    said = datetime(2026, 3, 2, tzinfo=UTC)
+    span = parse_time_range("Whose wedding am I going to in August?", now)
+    assert span is not None
+    assert about_time(span, said, "User: My friend Lars is getting married in August.")
+    assert about_time(span, said, "User: The kids' school starts again on August 18.")
+    day = parse_time_range("What did I do on 16 March 2026?", now)
+    assert day is not None  # a day's question is not answered by a month
+    assert not about_time(day, said, "User: We're going skiing in March.")

@@ -234,3 +234,110 @@ def test_a_new_child_updates_the_childrens_count() -> None:
     new = mem("b", "and then there were three — our son Finn was born on Tuesday", 30)
     assert updates_above([old, new], never_close, gate, query="How many children do I have?") == {
         "a": "b"}
+
+
+def always_close(a: Memory, b: Memory) -> bool:
+    return True
+
+
+def near(a: Memory, b: Memory) -> float | None:
+    return 0.95
+
+
+def test_a_newer_statement_without_a_change_word_replaces_one_on_the_thing_asked() -> None:
+    """No change word ("we've had to stretch …"), but both name what the question asks about
+    and the newer one answers it about as well: it goes above."""
+    old = mem("a", "The budget for the kitchen renovation is 15k.", 0)
+    new = mem("b", "we've had to stretch the kitchen budget to about 22 thousand after the "
+                   "plumber's quote", 25)
+    q = "What's the kitchen renovation budget?"
+    assert updates_above([old, new], near, gate, query=q, close=always_close) == {"a": "b"}
+    # embeddings outside the contradiction gate: nothing moves
+    assert updates_above([old, new], never_close, gate, query=q, close=always_close) == {}
+    # without the relevance test (`close`), a change word is needed
+    assert updates_above([old, new], never_close, gate, query=q) == {}
+    # not close in relevance: nothing moves
+    assert updates_above([old, new], never_close, gate, query=q,
+                         close=lambda a, b: False) == {}
+    # a name both write links them, even when the newer one says none of the question's words
+    lumen = mem("c", "We'll name the product Lumen.", 0)
+    halo = mem("d", "legal flagged a trademark clash so Lumen is dead, we're calling it Halo", 20)
+    assert updates_above([lumen, halo], near, gate, query="What's the product called?",
+                         close=always_close) == {"c": "d"}
+
+
+@pytest.mark.parametrize(("old_text", "new_text", "query"), [
+    # someone else's fact on the same slot
+    ("My sister lives in Oslo.", "I live in Bergen.", "Where does my sister live?"),
+    # another thing's budget: the question's own word ("kitchen") is not in both
+    ("The kitchen budget is 15k.", "The bathroom budget is 8k.", "What's the kitchen budget?"),
+    # a name both share, but the newer one does not speak the slot asked about
+    ("Sam lives in Leeds.", "Sam's birthday is in May.", "Where does Sam live?"),
+    # a hypothetical or a question states nothing
+    ("I live in Dublin.", "if I ever moved abroad it would be to Japan, Dublin is too rainy",
+     "Where do I live, Dublin?"),
+    ("The offsite is in Lisbon.", "should we move the offsite from Lisbon to Porto?",
+     "Where is the offsite?"),
+])
+def test_no_change_word_and_no_shared_answer_moves_nothing(
+        old_text: str, new_text: str, query: str) -> None:
+    old, new = mem("a", old_text, 0), mem("b", new_text, 20)
+    assert updates_above([old, new], near, gate, query=query, close=always_close) == {}
+
+
+def test_answers_as_well_compares_rises_above_the_median() -> None:
+    from salience.search.pipeline import answers_as_well
+
+    def row(i: str, rel: float) -> tuple[str, float, dict[str, float]]:
+        return (i, 1 - rel, {"relevance": rel, "formula": rel})
+
+    head = [row("old", 0.04), row("new", 0.10), row("c1", 0.19), row("c2", 0.19), row("c3", 0.20)]
+    close = answers_as_well(head)
+    assert close is not None
+    a, b, c = (Memory(content="x", id=i) for i in ("old", "new", "c1"))
+    assert close(a, b)  # rises 0.09 above the median 0.19, the older one 0.15
+    assert not close(a, c)  # at the median: chatter
+    # a ranking without relevance (RRF) gives no relevance test
+    assert answers_as_well([("a", 0.5, {"relevance": 1.0})] * 3) is None
+
+
+def test_an_episode_retelling_a_change_is_never_the_newer_statement() -> None:
+    """An episode quotes statements that carry their own news: one built after "my phone
+    contract ends in December" that retells "I've started learning Portuguese" does not go
+    above the phone statement; it can itself be outdated by a newer statement."""
+    from salience.models import MemoryType
+
+    phone = mem("a", "My phone contract with Telia ends in December.", 0)
+    episode = Memory(content="Portuguese & phone: day (2026-03-02)\nI've started learning "
+                     "Portuguese. My phone contract with Telia ends in December.", id="e",
+                     memory_type=MemoryType.EPISODE, created_at=T0 + timedelta(days=1))
+    assert updates_above([phone, episode], lambda a, b: 0.99, gate,
+                         query="When does my phone contract run out?", close=always_close) == {}
+    newer = mem("n", "switched to a new phone contract with Tele2, it runs until June", 30)
+    assert updates_above([episode, newer], lambda a, b: 0.99, gate,
+                         query="When does my phone contract run out?") == {"e": "n"}
+
+
+@pytest.mark.parametrize(("query", "one"), [
+    ("What's the kitchen renovation budget?", True), ("Where do I live?", True),
+    ("What's the product called?", True), ("What status is the order in?", True),
+    ("In what ways is Caroline participating in the LGBTQ community?", False),
+    ("What type of individuals does the adoption agency support?", False),
+    ("What books has Melanie read?", False), ("Why did she move?", False),
+])
+def test_only_a_question_for_one_value_lets_a_newer_statement_replace_without_a_change_word(
+        query: str, one: bool) -> None:
+    from salience.search.slots import asks_one_value
+
+    assert asks_one_value(query) is one
+    old = mem("a", "Caroline joined an LGBTQ activist group in the city.", 0)
+    new = mem("b", "Caroline's art helps the LGBTQ community, she said.", 20)
+    many = "In what ways is Caroline participating in the LGBTQ community?"
+    assert updates_above([old, new], near, gate, query=many, close=always_close) == {}
+
+
+def test_a_shared_unit_of_time_is_no_topic() -> None:
+    coffee = mem("a", "I'm trying to cut down to one coffee a day.", 0)
+    duolingo = mem("b", "I've started learning Portuguese on Duolingo, 15 minutes a day.", 5)
+    q = "How many coffees am I allowing myself per day?"
+    assert updates_above([coffee, duolingo], near, gate, query=q, close=always_close) == {}

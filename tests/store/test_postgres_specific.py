@@ -602,7 +602,36 @@ def test_retrievals_wait_in_the_side_table_until_folded(open_pg):
     assert s.pending_retrievals() == 0
     assert (s.get(c.id).salience, s.get(c.id).retrieval_count) == (3.0, 1)
     s.record_retrievals([c.id], t2, boost=RETRIEVAL_BOOST)
-    s.delete([c.id])  # the side row goes with the memory
+    s.delete([c.id])  # its side row is no longer read (the next fold removes it)
+    assert s.pending_retrievals() == 0
+
+
+def test_a_retrieval_does_not_wait_for_an_update_of_the_memory(open_pg, pg_dsn):
+    """An update holds its memories' rows (FOR UPDATE) and then drops their side rows; a
+    search's upsert must not wait on those rows meanwhile (a foreign key's key-share lock did:
+    the two then waited on each other). Here another transaction holds b's row the way an
+    update does; the retrieval of a and b completes, then that transaction drops their side rows
+    and commits."""
+    from salience.search.feedback import RETRIEVAL_BOOST
+
+    s = open_pg("no-wait")
+    a, b = mem("first", 0), mem("second", 1)
+    s.insert([a, b])
+    with psycopg.connect(pg_dsn) as holder:
+        holder.execute(f'SELECT id FROM "{s.schema}".memories WHERE id = %s FOR UPDATE', (b.id,))
+        done: list[int] = []
+        t = threading.Thread(
+            target=lambda: done.append(s.record_retrievals([a.id, b.id], T0, boost=RETRIEVAL_BOOST))
+        )
+        t.start()
+        t.join(60)  # a deadlock guard, not a timing
+        assert done == [2], "the retrieval waited on the row an update holds"
+        holder.execute(
+            f'DELETE FROM "{s.schema}".memory_retrievals r USING "{s.schema}".memories m '
+            "WHERE r.pk = m.pk AND m.id = ANY(%s)",
+            ([a.id, b.id],),
+        )
+        holder.commit()
     assert s.pending_retrievals() == 0
 
 

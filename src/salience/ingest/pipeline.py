@@ -20,7 +20,16 @@ from ..config import Config
 from ..embed.calibration import mind_threshold, pair_forms
 from ..errors import InvalidInput, StoreError
 from ..graph.extract import prepare as graph_records
-from ..models import Importance, Memory, MemoryType, Source, check_text, content_hash, new_id
+from ..models import (
+    PASSING_TAG,
+    Importance,
+    Memory,
+    MemoryType,
+    Source,
+    check_text,
+    content_hash,
+    new_id,
+)
 from ..models import validate_memory as _validate
 from ..search.slots import slot_terms, stated_before
 from ..store.ingest import HarvestMark, IngestBatch, IngestCommit, MindEvent, QueueItem, QueueName
@@ -273,7 +282,28 @@ class Ingestor:
             source=rules.source_for(item.path, tool_grounded=item.tool_grounded,
                                     imported=item.imported, user_stated=user_stated),
         )
+        if item.path == "conversation":
+            step.records += self._passing_records(item, text, step.records[0])
         return step
+
+    def _passing_records(self, item: IngestItem, text: str, head: Memory) -> list[Memory]:
+        """What a long message says in passing that is likely to change (`passing_statements`:
+        "btw I'm writing this from my new apartment in Vienna"), each a distilled fact of its
+        own beside the message ("Speaker: sentence", related to it, its metadata, time and
+        session), so the fact is found and checked for contradictions on its own. The
+        message itself is kept whole."""
+        from ..llm.heuristic.claims import passing_statements
+
+        said = item.user_text if item.user_text is not None else rules.split_exchange(text)[0]
+        label = text.split(":", 1)[0] if ":" in text.split("\n", 1)[0] else "User"
+        out: list[Memory] = []
+        for sentence in passing_statements(said):
+            out.extend(self._records(
+                item, [f"{label}: {sentence}"], salience=head.salience, summary="",
+                memory_type=MemoryType.FACT, tags=[*head.tags, PASSING_TAG], entities=[],
+                source=head.source, related_ids=[head.id],
+            ))
+        return out
 
     def _save_triaged(self, step: _Triaged) -> IngestResult | None:
         """Quality, contradictions and the atomic save of a triaged item with its vectors."""
@@ -296,6 +326,9 @@ class Ingestor:
                             now=self.clock.now())
         if rules.uses_quality(item.path):
             self._contradictions(head, neighbours, batch)
+            for k, m in enumerate(records[1:], start=1):  # facts said in passing
+                if PASSING_TAG in m.tags and m.parent_id is None:
+                    self._contradictions(m, self._neighbours(vecs[k]), batch)
         if item.harvest is not None:
             batch.harvest.append(_with_status(item.harvest, "saved"))
         done = self._commit(batch)

@@ -150,6 +150,12 @@ def check_id(value: str) -> str:
     return value
 
 
+#: the tag of a distilled fact a long message said in passing, kept beside the message (its
+#: one `related_ids` entry): search shows the better-ranked of the two (ingest's
+#: `_passing_records`, search's `_dedup`)
+PASSING_TAG = "in-passing"
+
+
 @dataclass(slots=True)
 class Memory:
     """One memory: the unit Salience stores, ranks, decays and synthesises.

@@ -59,6 +59,8 @@ class SearchConfig:
         hop_penalty: score multiplier of a hop hit relative to the hit it came from.
         time_aware: parse temporal phrases ("last week", "in May 2023") and boost memories whose
             `occurred_at` falls in the range (a boost, not a filter: parsing is never certain).
+        time_told: a memory is also in the range when its own words tell of a time in it
+            ("yesterday I went bowling", said the day after; `temporal.about_time`).
         time_boost: multiplier of an in-range memory's score (ranking="rrf").
         recency_intent: for queries about the present ("these days", "currently", "still")
             with no explicit date, scale candidates by up to `time_boost` by their position
@@ -110,6 +112,7 @@ class SearchConfig:
     entity_hops: bool = True
     hop_penalty: float = 0.8
     time_aware: bool = True
+    time_told: bool = False
     time_boost: float = 1.5
     recency_intent: bool = False
     context_window: int = 0
@@ -145,7 +148,7 @@ PRESETS: Mapping[str, SearchConfig] = MappingProxyType(
         # relevance (issue 15, docs/benchmarks.md)
         "relevance": SearchConfig(
             name="relevance", ranking="bounded", rewrites=0, participant_shift=0.02,
-            context_window=2, context_weight=0.3,
+            context_window=2, context_weight=0.3, time_told=True,
         ),
         # design A: the linear formula over text + vector + entity candidates
         "formula": SearchConfig(name="formula", ranking="formula"),

@@ -13,13 +13,14 @@ Every returned hit can be recorded as a retrieval (feedback loop, `feedback.py`)
 from __future__ import annotations
 
 import logging
+import statistics
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..clock import Clock
-from ..models import Importance, Memory, MemoryFilter, SearchHit
+from ..models import PASSING_TAG, Importance, Memory, MemoryFilter, SearchHit
 from . import rank as R
 from .candidates import (
     Deadline,
@@ -43,7 +44,7 @@ from .config import SearchConfig, get_preset
 from .feedback import lexical_useful, record_retrievals, record_usefulness
 from .participants import boost as participant_boost
 from .query import about_agent, query_terms
-from .temporal import about_past, parse_time_range, wants_recent
+from .temporal import about_past, about_time, parse_time_range, wants_recent
 
 if TYPE_CHECKING:
     from ..store.base import Store
@@ -213,12 +214,10 @@ class Recall:
         self, query: str, ranked: list[R.Ranked], memories: Mapping[str, Memory], *, window: int
     ) -> list[R.Ranked]:
         """`update_first` with the candidates' stored vectors and the mind's calibrated
-        contradiction gate (read only when some candidate announces a change)."""
-        from ..llm.heuristic.discourse import announces_update
-        from .slots import statement_text
-
+        contradiction gate, and the relevance test of a newer statement with no change word
+        (`answers_as_well`)."""
         head = [memories[i] for i, _, _ in ranked[:window]]
-        if not any(announces_update(statement_text(m)) for m in head[1:]):
+        if len(head) < 2:
             return ranked
         vecs = self.store.get_vectors([m.id for m in head])
         gate = update_gate(self.store)
@@ -227,7 +226,8 @@ class Recall:
             va, vb = vecs.get(a.id), vecs.get(b.id)
             return float(va @ vb) if va is not None and vb is not None else None
 
-        return update_first(query, ranked, memories, similarity, gate, window=window)
+        return update_first(query, ranked, memories, similarity, gate, window=window,
+                            close=answers_as_well(ranked[:window]))
 
     def _score(
         self,
@@ -386,7 +386,9 @@ class Recall:
         out = []
         for i, s, e in ranked:
             m = memories[i]
-            inside = span.contains(m.occurred_at or m.created_at)
+            when = m.occurred_at or m.created_at
+            inside = (about_time(span, when, m.content) if cfg.time_told
+                      else span.contains(when))
             if not inside:
                 s2 = s
             elif cfg.ranking == "bounded":  # a bounded shift, like the priors
@@ -657,6 +659,33 @@ def update_gate(store: Any) -> Callable[[Memory, Memory], float]:
     return gate
 
 
+#: a newer statement with no change word answers a question "about as well" as an older one
+#: when its relevance rises above the candidates' median by at least this share of the older
+#: one's rise (`answers_as_well`)
+ANSWERS_AS_WELL = 0.5
+
+
+def answers_as_well(head: Sequence[R.Ranked]) -> Callable[[Memory, Memory], bool] | None:
+    """`close(old, new)` for `update_first`: whether `new` rises above the median relevance of
+    the candidates `head` by at least `ANSWERS_AS_WELL` × `old`'s rise — both answer the
+    question well above the everyday chatter around them ("we've had to stretch the kitchen
+    budget to about 22 thousand" next to "the budget for the kitchen renovation is 15k"), so
+    when the newer one replaces the older, it should come first. None when the ranking reports
+    no relevance (the RRF profiles): the path then needs a change word."""
+    rel = {i: e["relevance"] for i, _, e in head if "formula" in e and "relevance" in e}
+    if len(rel) < 3:
+        return None
+    floor = statistics.median(rel.values())
+
+    def close(old: Memory, new: Memory) -> bool:
+        if old.id not in rel or new.id not in rel:
+            return False
+        lift_old, lift_new = floor - rel[old.id], floor - rel[new.id]
+        return lift_new > 0 and lift_new >= ANSWERS_AS_WELL * lift_old
+
+    return close
+
+
 def update_first(
     query: str,
     ranked: list[R.Ranked],
@@ -665,6 +694,7 @@ def update_first(
     gate: Callable[[Memory, Memory], float],
     *,
     window: int,
+    close: Callable[[Memory, Memory], bool] | None = None,
 ) -> list[R.Ranked]:
     """Within the top `window`, a newer memory that announces a change on an older
     candidate's topic (`slots.updates_above`: "gave up guitar tbh, doing piano lessons now"
@@ -675,7 +705,8 @@ def update_first(
     from .slots import OLDER, UPDATE, updates_above
 
     head, tail = list(ranked[:window]), list(ranked[window:])
-    above = updates_above([memories[i] for i, _, _ in head], similarity, gate, query=query)
+    above = updates_above([memories[i] for i, _, _ in head], similarity, gate, query=query,
+                          close=close)
     if not above:
         return ranked
     for _ in range(len(head)):  # a memory only ever moves above an older one: this ends
@@ -760,13 +791,16 @@ def _neighbours(memories: Mapping[str, Memory], window: int) -> dict[str, list[s
 
 
 def _dedup(ranked: list[R.Ranked], memories: Mapping[str, Memory]) -> list[R.Ranked]:
-    """Keep the best-ranked memory of each content hash."""
+    """Keep the best-ranked memory of each content hash, and of a message and the fact it
+    said in passing (`PASSING_TAG`: one statement, one place in the results)."""
     seen: set[str] = set()
     out = []
     for r in ranked:
-        h = memories[r[0]].content_hash
-        if h in seen:
+        m = memories[r[0]]
+        source = m.related_ids[0] if PASSING_TAG in m.tags and m.related_ids else m.id
+        keys = {m.content_hash, f"from:{source}"}
+        if keys & seen:
             continue
-        seen.add(h)
+        seen |= keys
         out.append(r)
     return out

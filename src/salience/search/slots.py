@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import cache
 
 from ..llm.heuristic.claims import Claim, claims
 from ..llm.heuristic.contradiction import conflict
@@ -59,7 +60,8 @@ def stated_before(a: Memory, b: Memory) -> bool:
 #: words a statement on each slot usually holds, for the full-text search of `slot_terms`
 _SLOT_WORDS: dict[str, tuple[str, ...]] = {
     "residence": ("live", "lives", "living", "moved", "home", "based", "reside", "relocated",
-                  "relocating"),
+                  "relocating", "renting", "flat", "apartment", "lease", "movers",
+                  "neighbourhood", "neighborhood"),
     "employer": ("work", "works", "working", "job", "employed", "joined", "company",
                  "employee", "employer", "hired"),
     "job": ("work", "job", "role", "title"),
@@ -67,8 +69,8 @@ _SLOT_WORDS: dict[str, tuple[str, ...]] = {
     "partner": ("girlfriend", "boyfriend", "partner", "wife", "husband", "dating", "fiance"),
     "status": ("single", "married", "engaged", "divorced", "relationship", "dating",
                "girlfriend", "boyfriend", "partner"),
-    "diet": ("vegetarian", "vegan", "pescatarian", "meat", "diet", "keto"),
-    "children": ("kids", "children", "child", "son", "daughter", "baby"),
+    "diet": ("vegetarian", "vegan", "pescatarian", "meat", "diet", "keto", "eat", "eating"),
+    "children": ("kids", "children", "child", "son", "daughter", "baby", "twins"),
     "sons": ("sons", "son", "boys", "kids"), "daughters": ("daughters", "daughter", "girls"),
     "phone": ("phone", "number", "mobile"), "email": ("email", "address"),
     "age": ("old", "age", "turned"), "salary": ("salary", "earn", "paid"),
@@ -262,6 +264,11 @@ UPDATE = "announces_update"
 OLDER = "older_on_topic"
 #: shared words shorter than this say nothing about a topic ("go", "up")
 _TOPIC_WORD_MIN = 3
+#: units of time say nothing about a topic ("15 minutes a day" / "one coffee a day")
+_TIME_UNITS = frozenset({"day", "days", "daily", "week", "weeks", "weekly", "month", "months",
+                         "monthly", "year", "years", "yearly", "hour", "hours", "minute",
+                         "minutes", "today", "tonight", "tomorrow", "yesterday", "morning",
+                         "evening", "afternoon", "night", "weekend", "weekends", "time"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +282,7 @@ class _Said:
     slots: frozenset[str]  # `slots_spoken`
     words: frozenset[str]  # every word, lower-cased
     someone: str | None  # `someone_else`
+    speakers: frozenset[str]  # who speaks, other than the user ("caroline")
 
 
 #: the stemmed words of `_SLOT_WORDS`: sharing only these ("live", "work") says two
@@ -283,12 +291,21 @@ _SLOT_STEMS = frozenset(stem(w) for ws in _SLOT_WORDS.values() for w in ws)
 _SLOT_STEM_SETS = {slot: frozenset(stem(w) for w in ws) for slot, ws in _SLOT_WORDS.items()}
 
 
+#: slots a statement speaks by the shape of a value it holds: an e-mail address, a phone
+#: number ("please use jo@smithdesign.co from now on" is about the e-mail slot)
+_VALUE_SHAPES = (
+    ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
+    ("phone", re.compile(r"(?<![\w.])\+?\d[\d ()-]{6,}\d\b")),
+)
+
+
 @text_cache(4096)
 def _read(statement: str) -> _Said:
     from ..llm.heuristic.discourse import segments, update_words
     from ..llm.heuristic.lexicon import MONTHS, RELATIONS, STOPWORDS, WEEKDAYS
 
-    said = " ".join(seg.text for seg in segments(statement))  # no assistant lines, no headers
+    segs = segments(statement)
+    said = " ".join(seg.text for seg in segs)  # no assistant lines, no headers
     skip = update_words(said)
     low = words(said.lower())
     stems = {stem(w) for w in low}
@@ -301,13 +318,16 @@ def _read(statement: str) -> _Said:
         topic=frozenset(
             stem(w) for w in low
             if len(w) >= _TOPIC_WORD_MIN and w not in STOPWORDS and w not in WEEKDAYS
-            and w not in MONTHS and w not in skip and not any(ch.isdigit() for ch in w)
+            and w not in MONTHS and w not in _TIME_UNITS and w not in skip
+            and not any(ch.isdigit() for ch in w)
         ),
         names=frozenset(names),
         relations=frozenset(w for w in low if w in RELATIONS),
-        slots=frozenset(slot for slot, st in _SLOT_STEM_SETS.items() if st & stems),
+        slots=frozenset(slot for slot, st in _SLOT_STEM_SETS.items() if st & stems)
+        | frozenset(slot for slot, shape in _VALUE_SHAPES if shape.search(said)),
         words=frozenset(low),
         someone=_someone(said),
+        speakers=frozenset(s.first for s in segs if s.first and s.first != "user"),
     )
 
 
@@ -340,9 +360,12 @@ def updates_above(
     gate: Callable[[Memory, Memory], float],
     *,
     query: str | None = None,
+    close: Callable[[Memory, Memory], bool] | None = None,
 ) -> dict[str, str]:
     """{id of an older memory: id of the newest memory among `memories` stated after it that
-    announces a change (`announces_update`) on its topic}.
+    announces a change (`announces_update`) on its topic — or, with `close`, that states a
+    fact on the very thing the question asks about and answers it about as well
+    (`answers_alike`)}.
 
     Two statements on one topic name it: they share a content word (`topic_words`; a change
     word such as "switched" or "now" says nothing about the topic), or both use the usual
@@ -358,25 +381,92 @@ def updates_above(
     guitar tbh, doing piano lessons now", "lukas and i are done"). Closeness alone is not
     enough: e5 puts "Our home Wi-Fi network is called Fjordnet." and "I switched my electricity
     provider to Fjordkraft in March." inside its gate (0.907)."""
-    from ..llm.heuristic.discourse import announces_update
+    from ..llm.heuristic.discourse import announces_update, states_fact
 
     timed = [(m, stated_at(m)) for m in memories
              if stated_at(m) is not None and m.memory_type is not MemoryType.IDENTITY]
-    news = [(m, t) for m, t in timed if announces_update(statement_text(m))]
+    # an episode or a reflection retells statements, each of which carries its own news: it
+    # may be outdated by a newer statement, never the newer one itself
+    said = [(m, t) for m, t in timed if m.memory_type not in _DERIVED]
+    announced = {m.id for m, _ in said if announces_update(statement_text(m))}
+    relaxed = close is not None and query is not None and asks_one_value(query)
+    news = [(m, t) for m, t in said if m.id in announced or (
+        relaxed and states_fact(statement_text(m)))]
     if not news:
         return {}
     news.sort(key=lambda it: it[1], reverse=True)  # type: ignore[arg-type, return-value]
     asked = {stem(w) for w in words(query.lower())} if query is not None else set()
     wanted = question_slots(query) if query is not None else frozenset()
+    people = frozenset().union(*(_read(statement_text(m)).speakers for m, _ in timed))
     out: dict[str, str] = {}
     for old, t_old in timed:
         for new, t_new in news:  # newest first
             if not t_new > t_old:  # type: ignore[operator]
                 break
-            if same_topic(old, new, asked, similarity, gate, wanted):
+            if new.id in announced:
+                if same_topic(old, new, asked, similarity, gate, wanted):
+                    out[old.id] = new.id
+                    break
+            elif relaxed and close(old, new) and answers_alike(  # type: ignore[misc]
+                    old, new, asked, wanted, people) and _near(old, new, similarity, gate):
                 out[old.id] = new.id
                 break
     return out
+
+
+#: a question with many answers — a list, a description, a reason — rather than one current
+#: value: "In what ways is Caroline participating …?", "What books has she read?", "Why …?"
+_MANY_ANSWERS = re.compile(
+    r"^\s*(?:in\s+)?(?:what|which)\s+(?:\w+\s+)?(?:ways?|types?|kinds?|sorts?)\b|"
+    r"^\s*(?:what|which)\s+(?!is\b|was\b|does\b|has\b)\w+(?<![su])s\b|"
+    r"^\s*(?:why|how (?:has|have|did|do|does))\b|\b(?:list|all the|some of the)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_one_value(query: str) -> bool:
+    """Whether `query` asks for one current value ("What's the kitchen budget?", "Where do I
+    live?") rather than for many answers (`_MANY_ANSWERS`), where a newer statement adds one
+    instead of replacing the older."""
+    return _MANY_ANSWERS.search(query) is None
+
+
+#: the share of the question's words in an older statement that a newer one with no change
+#: word must say too (`answers_alike`)
+ALIKE_SHARE = 2 / 3
+
+
+def answers_alike(
+    old: Memory, new: Memory, asked: set[str] | frozenset[str], wanted: frozenset[str],
+    people: frozenset[str] = frozenset(),
+) -> bool:
+    """Whether a newer statement with no change word may still replace an older one for a
+    question (`asked`: its stemmed words, `wanted`: its slots): both say the thing the question
+    names ("kitchen", "grant" — not only a slot's usual word such as "live"), the newer one
+    saying at least `ALIKE_SHARE` of the question's words that the older one says ("the
+    bathroom budget is 8k" says half of what "the kitchen budget is 15k" says of "what's the
+    kitchen budget?"), or they share a name one of them writes ("Lumen" — a person's name only
+    when the question names them: people in a chat call each other by name); about the
+    same person ("my sister lives in Oslo" is no answer to where I live), not about two
+    different relatives, and when the older one speaks the slot asked about ("lives"), the
+    newer one does too ("Sam's birthday is in May" answers no residence question).
+
+    The caller pairs this with relevance — the newer statement must answer the question about
+    as well as the older one (`close`), which a passing remark that shares a name does not — and
+    with closeness: their embeddings within the mind's calibrated contradiction gate."""
+    shared = (topic_words(old) & topic_words(new)) - _SLOT_STEMS
+    named = {n for n in shared & (names_said(old) | names_said(new))
+             if n in asked or not _a_person(n, people)}
+    if not named:
+        if not shared & asked:
+            return False
+        said_old = topic_words(old) & asked
+        if len(said_old & topic_words(new)) < ALIKE_SHARE * len(said_old):
+            return False  # "the bathroom budget is 8k" says less of "the kitchen budget?"
+    if someone_else(old) != someone_else(new) or _two_relatives(old, new):
+        return False
+    spoken = slots_spoken(old) & wanted
+    return not spoken or bool(slots_spoken(new) & spoken)
 
 
 _THIRD_PERSON = re.compile(
@@ -405,6 +495,28 @@ def _someone(said: str) -> str | None:
                      if w.lower() in RELATIONS), None)
     name = m.group("name").lower()
     return name if name in FIRST_NAMES else None
+
+
+def _near(old: Memory, new: Memory, similarity: Callable[[Memory, Memory], float | None],
+          gate: Callable[[Memory, Memory], float]) -> bool:
+    """Whether the embeddings of two statements are as close as the mind's calibrated
+    contradiction gate says an update and the statement it replaces are."""
+    sim = similarity(old, new)
+    return sim is not None and sim >= gate(old, new)
+
+
+@cache
+def _first_name_stems() -> frozenset[str]:
+    from ..llm.heuristic.lexicon import FIRST_NAMES
+
+    return frozenset(stem(n) for n in FIRST_NAMES)
+
+
+def _a_person(name: str, people: frozenset[str]) -> bool:
+    """Whether the stemmed `name` is a person's: a known first name, or one of `people` (the
+    candidates' speakers) or a short form of one ("mel" for Melanie)."""
+    return name in _first_name_stems() or any(
+        p.startswith(name) or name.startswith(stem(p)) for p in people)
 
 
 def _two_relatives(a: Memory, b: Memory, ignore: frozenset[str] = frozenset()) -> bool:
@@ -451,7 +563,9 @@ __all__ = [
     "OLDER",
     "STALE",
     "UPDATE",
+    "answers_alike",
     "answers_slot",
+    "asks_one_value",
     "names_said",
     "newest_first",
     "question_slots",

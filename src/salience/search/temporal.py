@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from ..models.text import text_cache
+
 MONTHS = {
     name.lower(): i
     for i in range(1, 13)
@@ -40,6 +42,8 @@ _NUMBERS = {
     "several": 3,
 }
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
+_TOLD_SKIP = frozenset({"m"})
+TOLD_CACHE = 4096  # memory texts whose told time is kept (as rank.STEM_CACHE)
 
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 _RE_DAY_MONTH = re.compile(
@@ -119,8 +123,11 @@ def _latest_year(month: int, day: int, now: datetime) -> int:
     return now.year if (month, day) <= (now.month, now.day) else now.year - 1
 
 
-def parse_time_range(query: str, now: datetime) -> TimeRange | None:
-    """The first temporal phrase of `query` resolved against `now` (UTC), or None."""
+def parse_time_range(
+    query: str, now: datetime, *, skip: frozenset[str] = frozenset()
+) -> TimeRange | None:
+    """The first temporal phrase of `query` resolved against `now` (UTC), or None. `skip`
+    leaves out kinds of phrase ("m": a month without a year)."""
     for rx, kind in (
         (_RE_DAY_MONTH, "dm"),
         (_RE_MONTH_DAY, "md"),
@@ -131,7 +138,7 @@ def parse_time_range(query: str, now: datetime) -> TimeRange | None:
         (_RE_MONTH, "m"),
         (_RE_YEAR, "y"),
     ):
-        match = rx.search(query)
+        match = None if kind in skip else rx.search(query)
         if not match:
             continue
         phrase = match.group(0)
@@ -168,6 +175,43 @@ def parse_time_range(query: str, now: datetime) -> TimeRange | None:
             return TimeRange(start, start + timedelta(days=1), phrase)
         return TimeRange(*_relative(match[1], now), phrase)
     return None
+
+
+@text_cache(TOLD_CACHE)
+def told_time(text: str, when: datetime) -> TimeRange | None:
+    """When what `text` tells happened, by its own phrase resolved against the time it was
+    said (`when`): "yesterday I went bowling" said on 17 March is about 16 March, "two weeks
+    ago", "last Friday", "on 8 May, 2023" alike. A month without a year is left out (which
+    year it means is a guess). Pure; cached per text and time."""
+    return parse_time_range(text, when, skip=_TOLD_SKIP)
+
+
+def about_time(span: TimeRange, when: datetime | None, text: str) -> bool:
+    """True if a memory said at `when` with `text` is about the time `span`: said within it,
+    or telling of a time within it (`told_time`) no longer than the span itself — a memory's
+    "last year" does not match a question about one day of that year."""
+    if span.contains(when):
+        return True
+    if when is None:
+        return False
+    told = told_time(text, when)
+    if told is None and _a_bare_month(span):
+        # a question about a month ("… in August?") is answered by a memory naming that month
+        # as well as by one naming a day of it: "getting married in August" / "August 18"
+        told = parse_time_range(text, when)
+    return (
+        told is not None
+        and told.end - told.start <= span.end - span.start
+        and told.start < span.end
+        and span.start < told.end
+    )
+
+
+def _a_bare_month(span: TimeRange) -> bool:
+    """Whether `span` is one calendar month named without a day or a year ("in August")."""
+    days = (span.end - span.start).days
+    return 28 <= days <= 31 and span.start.day == 1 and not any(
+        ch.isdigit() for ch in span.phrase)
 
 
 # Questions about the present state ("where does she live these days?") want the newest

@@ -38,6 +38,8 @@ from . import claim_values as V
 from .discourse import (
     HYPOTHETICAL_RE,
     Segment,
+    _asserted,
+    announces_update,
     clauses,
     name_key,
     noun_phrases,
@@ -48,7 +50,9 @@ from .discourse import (
     strip_label,
 )
 from .lexicon import (
+    CITIES,
     COMMON_CAPS,
+    COUNTRIES,
     EPISODIC_TIME,
     FIRST_NAMES,
     INTENSIFIERS,
@@ -385,6 +389,10 @@ def _clean(raw: str | None, *, proper: bool = False, keep_owner: bool = False) -
     if called and proper:
         raw = called.group(1)
     toks = raw.split()
+    if proper:
+        place = _known_place(toks)
+        if place is not None:
+            return place
     out: list[str] = []
     for w in toks:
         lw = w.lower().strip("'\".")
@@ -414,6 +422,20 @@ def _clean(raw: str | None, *, proper: bool = False, keep_owner: bool = False) -
                    or value in COMMON_CAPS):
         return None
     return value
+
+
+def _known_place(toks: list[str]) -> str | None:
+    """A city or a country the words begin with, however they are written ("hamburg",
+    "new york"): people who type in lower case name places too, and a known place is no idiom
+    ("live in fear", "moved to a bigger flat" name none)."""
+    low = [w.lower().strip("'\".,!;:)(") for w in toks[:3]]
+    if not low or not (toks[0][:1].islower()):
+        return None  # a capitalised value takes the usual way (and may be unknown here)
+    for n in (3, 2, 1):
+        phrase = " ".join(low[:n])
+        if len(low) >= n and (phrase in CITIES or phrase in COUNTRIES):
+            return phrase
+    return None
 
 
 def _object(raw: str | None, ctx: _Ctx) -> str | None:
@@ -2198,4 +2220,55 @@ def _claims_of(text: str) -> tuple[Claim, ...]:
 def claims(text: str) -> list[Claim]:
     """All claims of `text` (see the module docstring), deduplicated, in text order."""
     return list(_claims_of(text))
+
+
+#: a message at least this long, of at least `PASSING_MIN_SENTENCES` sentences, may mention
+#: a change in passing (`passing_statements`)
+PASSING_MIN_CHARS = 400
+PASSING_MIN_SENTENCES = 3
+#: at most this many statements are drawn from one message
+PASSING_MAX = 2
+
+
+#: the slots of a person's life whose claims a long message may state in passing
+_LIFE_SLOTS = frozenset({
+    "residence", "employer", "job", "manager", "partner", "status", "diet", "children", "sons",
+    "daughters", "phone", "email", "age", "salary", "studies", "school", "car", "bank", "pets",
+})
+
+
+def _a_life_slot(c: Claim) -> bool:
+    """Whether claim `c` is about a person's life slot (where they live, work, who they are
+    with, …), not about a thing or a passing feeling ("it was such a welcoming environment")."""
+    base = c.attribute.split("@", 1)[0].split(":", 1)[0].split(" ", 1)[0]
+    return c.kind != "thing" and (base in _LIFE_SLOTS or base.startswith("pets"))
+
+
+def passing_statements(text: str) -> list[str]:
+    """The sentences of a long message (a person's own words, `text` without a speaker label)
+    that state something likely to change — a claim on a person's life slot (`_LIFE_SLOTS`:
+    where they live, work, who they are with, …) or a change announcement (`announces_update`,
+    not a time word alone): "(btw I'm writing this from my new apartment in Vienna, the move went
+    fine.)" inside a supplier-call summary. The embedding of a long message is that of its
+    main subject, so a fact said in passing is found by neither its question nor the statement
+    it replaces; ingest keeps each such sentence as a distilled fact of its own beside the
+    message (`salience.ingest.pipeline`). Short messages, questions, hypotheticals and denied
+    changes give none; at most `PASSING_MAX` (claims before announcements), in text order."""
+    if len(text) < PASSING_MIN_CHARS:
+        return []
+    said = [s.strip() for seg in segments(text) for s in sentences(seg.text) if s.strip()]
+    if len(said) < PASSING_MIN_SENTENCES:
+        return []
+    found: dict[str, tuple[int, int]] = {}  # sentence -> (0: a claim, 1: a change; position)
+    for k, sentence in enumerate(_asserted(text)):
+        sentence = sentence.strip().strip("()").strip()
+        if len(sentence) < 12 or sentence in found:
+            continue
+        if any(_a_life_slot(c) for c in claims(sentence)):
+            found[sentence] = (0, k)
+        elif announces_update(sentence, strong=True):
+            found[sentence] = (1, k)
+    chosen = sorted(found, key=lambda s: found[s])[:PASSING_MAX]
+    return sorted(chosen, key=lambda s: found[s][1])
+
 

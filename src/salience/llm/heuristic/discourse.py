@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ...models.text import text_cache
@@ -305,20 +306,26 @@ _UPDATE_RE = re.compile(
     r"gave up|given up|giving up|stopped|quitting|broke up|broken up|split(?: up)?|"
     r"(?:are|we're|were|is) (?:done|over|through)|divorced|separated|got (?:married|engaged|"
     r"divorced|promoted|transferred|fired|hired|the job)|promoted|transferred|"
-    r"reschedul(?:ed|ing)|postpon(?:ed|ing)|pushed (?:back|to|out)|brought forward|extended|"
+    r"reschedul(?:ed|ing)|postpon(?:ed|ing)|brought forward|extended|"
     r"delayed|bumped|raised|hiked|went (?:up|down)|dropped|cancel+ed|called off|overruled|"
     r"reversed|backed out|scrapped|scratch (?:that|the)|replac(?:ed|ing)|upgraded|downgraded|"
     r"turned into|became|turns out|turned out|correction|"
     r"new (?:number|job|role|address|place|flat|house|home|apartment|phone|email|e-mail|"
     r"manager|boss|team|company|car|laptop|doctor|dentist|time|date|deadline|schedule|plan|"
     r"price|rate|budget|office|school|partner|girlfriend|boyfriend)|"
-    r"officially|was born|were born|arrived|welcomed|passed away|died|put (?:\w+ )?down|"
+    r"officially|arrived|welcomed|passed away|died|put (?:\w+ )?down|"
     r"sold|bought|starting (?:next|from|on|in|this)|from (?:next|this) (?:week|month|year)|"
-    r"started (?:at|a|my|our|as|with|working|going|using|on)|joined|accepted|took (?:a|the|up|"
+    r"started|leaving|push(?:ed|ing)? (?:\w+ )?(?:back|to|out)|born|"
+    r"first (?:day|week|shift|month) (?:at|in|as|with)|notice period|handed in (?:my|our)|"
+    r"joined|accepted (?:a|an|the|my|our|their|his|her)|took (?:a|the|up|"
     r"over)|took on|began|decided|chose|went with|opted|approved|rejected|shelved|adopted|"
     r"lost (?:my|our|the)|graduated|enrolled|engaged|married|pregnant|expecting|picked up)\b",
     re.IGNORECASE,
 )
+
+
+#: the verbs of `_UPDATE_RE` whose object may stand between them and their particle
+_VERB_OBJECT_PARTICLE = frozenset({"put", "push", "pushed", "pushing"})
 
 
 def update_words(text: str) -> frozenset[str]:
@@ -327,7 +334,10 @@ def update_words(text: str) -> frozenset[str]:
     out: set[str] = set()
     for m in _UPDATE_RE.finditer(text):
         said = m.group(0).lower().split()
-        out.update(said[:1] if said[0] == "new" else said)  # "new number": the number is a topic
+        # "new number": the number is a topic; "put Biscuit down", "push standup to": the
+        # word between is one too
+        out.update(said[:1] if said[0] == "new" else [said[0], said[-1]]
+                   if said[0] in _VERB_OBJECT_PARTICLE else said)
     return frozenset(out)
 
 
@@ -365,12 +375,27 @@ def announces_update(text: str, *, strong: bool = False) -> bool:
     plan (`HYPOTHETICAL_RE`), a change denied ("we're not moving after all") or a joke
     announces nothing. `strong`: a time word alone ("now", "these days") does not
     count."""
+    return any(
+        not strong or m.group(0).lower() not in _WEAK_UPDATE
+        for sentence in _asserted(text) for m in _UPDATE_RE.finditer(sentence)
+    )
+
+
+def _asserted(text: str) -> Iterator[str]:
+    """The sentences a person says in `text` as a fact: no question, no hypothetical or plan
+    (`HYPOTHETICAL_RE`), no change denied and no joke (`_NO_CHANGE_RE`)."""
     for seg in segments(text):
         for sentence in split_sentences(seg.text):
             if sentence.rstrip().endswith("?") or HYPOTHETICAL_RE.search(sentence) or (
                     _NO_CHANGE_RE.search(sentence)):
                 continue
-            if any(not strong or m.group(0).lower() not in _WEAK_UPDATE
-                   for m in _UPDATE_RE.finditer(sentence)):
-                return True
-    return False
+            yield sentence
+
+
+@text_cache(4096)
+def states_fact(text: str) -> bool:
+    """Whether a person states something as a fact in `text` (`_asserted`): "we're calling it
+    Halo" does, "what if we called it Halo?", "if I moved it'd be to Japan" and "we're not
+    moving after all" do not. A newer statement on an older one's topic that states a fact
+    may be its update even without a change word (`salience.search.slots.updates_above`)."""
+    return next(_asserted(text), None) is not None

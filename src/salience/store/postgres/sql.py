@@ -213,16 +213,20 @@ RECORD_RETRIEVALS = (
     "last_retrieved_at = excluded.last_retrieved_at, "
     "salience = least(r.salience + %s * (1.0::float8 - r.salience / %s), %s)"
 )
-# The pending counters into the memory rows, in one statement (maintenance: before scores are
-# set, which start from the folded salience). Searches' upserts hold the shared side of the
-# mind's `:retrievals` advisory lock, a fold the exclusive side, so no upsert computes a bump
-# from a salience the fold is replacing.
+# The pending counters into the memory rows, then the side table emptied (maintenance: before
+# scores are set, which start from the folded salience). Searches' upserts hold the shared side
+# of the mind's `:retrievals` advisory lock, a fold the exclusive side, so no bump lands between
+# the two statements nor is computed from a salience the fold is replacing. Locks are taken
+# memory rows first, side rows second, as an update does (no deadlock between them); an upsert
+# locks side rows only (the side table has no foreign key: a key-share lock on the memory row
+# would wait on an update holding it while that update waits on the upsert's side row). Side
+# rows of deleted memories are left to the next fold (reads never reach them).
 FOLD_RETRIEVALS = (
-    "WITH f AS (DELETE FROM {s}.memory_retrievals "
-    "RETURNING pk, retrievals, last_retrieved_at, salience) "
-    "UPDATE {s}.memories m SET retrieval_count = m.retrieval_count + f.retrievals, "
-    "last_retrieved_at = f.last_retrieved_at, salience = f.salience FROM f WHERE m.pk = f.pk"
+    "UPDATE {s}.memories m SET retrieval_count = m.retrieval_count + r.retrievals, "
+    "last_retrieved_at = r.last_retrieved_at, salience = r.salience "
+    "FROM {s}.memory_retrievals r WHERE m.pk = r.pk"
 )
+CLEAR_RETRIEVALS = "DELETE FROM {s}.memory_retrievals"
 # An update writes the whole record, counters included (read with the pending values): the
 # side rows of those memories go.
 DROP_RETRIEVALS_OF = (
@@ -230,7 +234,9 @@ DROP_RETRIEVALS_OF = (
     "WHERE r.pk = m.pk AND m.id = ANY(%s::text[])"
 )
 ADVISORY_LOCK_SHARED = "SELECT pg_advisory_xact_lock_shared(hashtextextended(%s, 0))"
-PENDING_RETRIEVALS = "SELECT count(*) FROM {s}.memory_retrievals"
+PENDING_RETRIEVALS = (
+    "SELECT count(*) FROM {s}.memory_retrievals r JOIN {s}.memories m ON m.pk = r.pk"
+)
 ITER_MEMORIES = (
     f"SELECT m.pk, {_COLS}, m.embedding::vector FROM {{s}}.memories m "
     "WHERE m.pk > %s ORDER BY m.pk LIMIT %s"
@@ -335,8 +341,8 @@ VECTOR_COUNT_UPTO = (
 # -- stats ---------------------------------------------------------------------------------------
 STATS_VECTORS = "SELECT count(*) FROM {s}.memories WHERE embedding IS NOT NULL"
 STATS_SALIENCE_HIST = (
-    f"SELECT least(trunc({POSTGRES.col('salience')})::int, 9) AS b, count(*) FROM {{s}}.memories m "
-    "GROUP BY b ORDER BY b"
+    "SELECT least(trunc(coalesce(r.salience, m.salience))::int, 9) AS b, count(*) "
+    "FROM {s}.memories m LEFT JOIN {s}.memory_retrievals r ON r.pk = m.pk GROUP BY b ORDER BY b"
 )
 STATS_BYTES = (
     "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_catalog.pg_class c "
@@ -542,7 +548,7 @@ MIGRATION_MENTION_LINKS = (
 # its page, so it is a HOT update (no index entry at all).
 MIGRATION_RETRIEVAL_COUNTERS = (
     """CREATE TABLE {s}.memory_retrievals (
-        pk bigint PRIMARY KEY REFERENCES {s}.memories (pk) ON DELETE CASCADE,
+        pk bigint PRIMARY KEY,
         retrievals bigint NOT NULL CHECK (retrievals > 0),
         last_retrieved_at timestamptz NOT NULL,
         salience double precision NOT NULL CHECK (salience BETWEEN 1 AND 10)

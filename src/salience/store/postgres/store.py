@@ -511,7 +511,9 @@ class PostgresStore(
 
     def _fold_retrievals(self, run: Run) -> int:
         run.conn.execute(sql.ADVISORY_LOCK, (f"{self._lock_key}:retrievals",))
-        return int(run("FOLD_RETRIEVALS").rowcount)
+        folded = int(run("FOLD_RETRIEVALS").rowcount)
+        run("CLEAR_RETRIEVALS")
+        return folded
 
     def pending_retrievals(self) -> int:
         """How many memories have retrievals not yet folded into their row."""

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 
 from .. import bm25
-from . import sql
+from . import readonly, sql
 from .filters import chunks, marks
 
 #: meta key recording which tokenizer built the postings; another value rebuilds them on open
@@ -100,8 +100,15 @@ def ensure_postings(
     The postings are derived data, like the HNSW files: no migration, so the migrations list
     (and `schema_version`) does not change; a rebuild reads every memory once."""
     with tx():
-        for stmt in (*sql.CREATE_POSTINGS, *sql.CREATE_TEXT_LOG):
+        for stmt in sql.CREATE_POSTINGS:
             db.execute(stmt)
+        if db.execute(sql.HAS_TEXT_LOG).fetchone() is None:
+            try:
+                for stmt in sql.CREATE_TEXT_LOG:
+                    db.execute(stmt)
+            except sqlite3.OperationalError as e:
+                if not readonly.is_read_only_error(e):
+                    raise  # a read-only mind of an older Salience: no log, no text index
         row = db.execute(sql.GET_META, (TEXT_INDEX_KEY,)).fetchone()
         current = row is not None and row[0] == TEXT_INDEX_VERSION
         if current and db.execute(sql.POSTINGS_COVER).fetchone()[0]:

@@ -39,7 +39,7 @@ from ..relational.maintenance import MaintenanceCore
 from ..relational.queue import IngestCore
 from ..relational.records import RecordsCore
 from ..rows import memory_from_row
-from . import readonly, sql
+from . import readonly, sql, textindex
 from .filters import chunks as _chunks
 from .filters import filter_clause
 from .filters import marks as _marks
@@ -76,7 +76,6 @@ class SQLiteRun(AfterCommit):
 
     def savepoint(self) -> AbstractContextManager[None]:
         return nullcontext()  # a failed statement does not abort an SQLite transaction
-
 
 
 class SQLiteStore(
@@ -405,6 +404,10 @@ class SQLiteStore(
         filter (the caller then scores every posting)."""
         if limit <= 0 or not self._text.wanted(self._postings.rows()):
             return None
+        if not textindex.serves(
+            bm25.DEFAULT_K1 if k1 is None else k1, bm25.DEFAULT_B if b is None else b
+        ):
+            return None  # the index's candidates are shaped for BM25 near the default
         tv = self._text.synced(self._db)
         self._record_text_token()
         qt = bm25.query_terms(terms)

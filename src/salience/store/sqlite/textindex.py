@@ -38,16 +38,16 @@ import math
 import os
 import shutil
 import sqlite3
+import threading
 import time
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from ...models.text import words
 from .. import bm25
-from . import sql
+from . import readonly, sql
 from .filters import chunks, marks
 from .fulltext import FTS_TOKEN_KEY, TEXT_INDEX_VERSION, Postings
 from .hnsw import file_digest
@@ -56,12 +56,12 @@ log = logging.getLogger(__name__)
 
 TextIndexMode = Literal["auto", "exact", "tantivy"]
 FORMAT = 1
-TOKENS_VERSION = f"{TEXT_INDEX_VERSION}/x2-pad"  # how doc_tokens shapes a row
+TOKENS_VERSION = f"{TEXT_INDEX_VERSION}/x2-pad"  # how postings_tokens shapes a row
 TOKEN_KEY = FTS_TOKEN_KEY  # the index this database last committed a manifest for
 LOG_TRIMMED_KEY = "text_log_trimmed"  # the text log holds no entries at or below this seq
 LOG_KEEP = 20_000  # log entries kept behind the index when trimming
 LOG_TRIM_AT = 100_000  # trim once the log reaches this far behind the index
-FULL_READ_DF = 1_000  # a query term in at most this many rows is read in full (all its rows)
+FULL_READ_DF = 100  # a query term in at most this many rows is read in full (all its rows)
 _BUILD_BATCH = 5_000
 STALE_S = 3600.0  # index builds no manifest names, older than this: leftovers of a crash
 
@@ -112,30 +112,40 @@ def _tantivy() -> Any:
 
 
 FILLER = "~"  # a token no query has: stands for stop words and the length padding
-REPEAT = (2, 1, 1)  # content, summary, entities: twice bm25.FIELD_WEIGHTS, whole numbers
-PAD = 0.875 * 2  # padding per doc, in average lengths (x2: every word is fed twice)
+TANTIVY_B = 0.75  # tantivy's fixed BM25 b (and k1 1.2)
+SHAPED_B = bm25.DEFAULT_B  # the b the documents are shaped for (and k1 0.9: 1.2 / 2 = 0.6)
+# padding per doc, in average lengths (x2: every word is fed twice): 1.75 for b 0.4
+PAD = 2 * (TANTIVY_B * (1 - SHAPED_B) / SHAPED_B - (1 - TANTIVY_B))
+#: the searches' BM25 parameters the index serves (measured at 100k, docs/benchmarks.md: k1/b
+#: 0.9/0.4 and 0.6/0.3 agree with the exact top-50 on 99.98 %; 1.2/0.75 on 86 %, 1.5/0.9 on
+#: 68 %): farther from the shape, the exact scorer runs
+K1_RANGE = (0.5, 1.3)
+B_RANGE = (SHAPED_B - 0.15, SHAPED_B + 0.15)
 
 
-def doc_tokens(content: str, summary: str, entities: Sequence[str], avg_length: float) -> str:
-    """The whitespace-separated tokens tantivy indexes for one memory, shaped so that its
-    BM25 (k1 1.2, b 0.75, fixed) ranks close to the mind's default (k1 0.9, b 0.4):
+def serves(k1: float, b: float) -> bool:
+    """Whether the index's candidates are good for a search with these BM25 parameters."""
+    return K1_RANGE[0] <= k1 <= K1_RANGE[1] and B_RANGE[0] <= b <= B_RANGE[1]
 
-    - each of Salience's terms twice per content word, once per summary/entity word: the
-      term frequency is exactly 2x the weighted one (effective k1 1.2 / 2 = 0.6);
+
+def postings_tokens(postings: Iterable[tuple[str, float]], length: float, avg_length: float) -> str:
+    """The whitespace-separated tokens tantivy indexes for one memory, from its postings rows
+    (term, weighted tf) and length as the store wrote them (the text is not tokenized again),
+    shaped so that tantivy's BM25 (k1 1.2, b 0.75, fixed) ranks close to the mind's default
+    (k1 0.9, b 0.4):
+
+    - each term 2·tf times (a weighted tf is a sum of 1.0s and 0.5s: twice per content word,
+      once per summary/entity word), so tantivy's tf is exactly 2x the weighted one
+      (effective k1 1.2 / 2 = 0.6);
     - every word counts 2 tokens (a filler stands for stop words and the second half of a
       summary/entity word), plus `PAD` average lengths of filler in every row: with
       fed length 2·len + p and p = 2·avg·(b'(1 − b)/b − (1 − b')) = 1.75·avg, tantivy's
       1 − b' + b'·len'/avg' equals 1 − b + b·len/avg for b' 0.75, b 0.4 (while the
       mind's average length stays near the one the index was built with)."""
     toks: list[str] = []
-    length = 0
-    for text, n in zip((content, summary or "", " ".join(entities)), REPEAT, strict=True):
-        for word in words(text):
-            length += 1
-            k = bm25.term_of(word)
-            if k:
-                toks.extend([k] * n)
-    fill = max(0, 2 * length - len(toks)) + round(PAD * avg_length)
+    for term, tf in postings:
+        toks.extend([term] * round(2 * tf))
+    fill = max(0, round(2 * length) - len(toks)) + round(PAD * avg_length)
     return " ".join([*toks, *([FILLER] * fill)])
 
 
@@ -189,10 +199,11 @@ class TantivyText:
         tv = _tantivy()
         if not weights or n <= 0:
             return []
-        docs = self.num_docs()
+        searcher = self._searcher  # one searcher throughout (a commit may swap it)
+        docs = int(searcher.num_docs)
         clauses = []
         for t, w in weights.items():
-            boost = w / tantivy_idf(docs, int(self._searcher.doc_freq("t", t)))
+            boost = w / tantivy_idf(docs, int(searcher.doc_freq("t", t)))
             clauses.append(
                 (
                     tv.Occur.Should,
@@ -200,10 +211,10 @@ class TantivyText:
                 )
             )
         q = tv.Query.boolean_query(clauses)
-        hits = self._searcher.search(q, n, count=False).hits
+        hits = searcher.search(q, n, count=False).hits
         if not hits:
             return []
-        return [int(p) for p in self._searcher.fast_field_values("pk", [a for _, a in hits])]
+        return [int(p) for p in searcher.fast_field_values("pk", [a for _, a in hits])]
 
     def writer(self) -> Any:
         """This process's writer, kept open (merges run in its background threads); raises
@@ -312,29 +323,46 @@ class PoolSource:
         return self._src.postings_for(term, pks)
 
 
+class _Cancelled(Exception):
+    """The index is closing: a background job stops before it publishes anything."""
+
+
 class TextIndex:
     """The tantivy index of one store and its position in the text log (callers hold the
-    store's lock)."""
+    store's lock).
+
+    Building (or loading) the index and committing the dirty rows run in one background
+    thread at a time, on its own connection (its own read snapshot), so no search waits for
+    them: while the index is missing or being (re)built searches use the exact scorer, and
+    while a commit runs the rows it applies stay dirty (candidates) until the commit is done.
+    `hold` (tests) pauses a job before it publishes; `close` cancels and joins it."""
 
     def __init__(self, db_path: Path, params: TextIndexParams) -> None:
         self.params = params
+        self._db_path = db_path
         self._dir = sidecar_dir(db_path)
         self._tv: TantivyText | None = None
         self._seq = 0  # log position the committed index reflects
         self._read = 0  # log position read into `dirty`
-        self._dirty: set[int] = set()
+        self._dirty: dict[int, int] = {}  # pk -> the last log seq that changed it
         self._files: dict[str, list[Any]] = {}
         self._avg = 1.0  # the mind's average length when the index was built (its padding)
         self._broken = False  # tantivy failed here: this handle searches exactly
-        self._pending_token: str | None = None  # saved, not yet named in the database
+        self._pending: tuple[str, int] | None = None  # (token, seq) saved, not yet in the db
         self._available: bool | None = None  # tantivy importable (checked on first use)
+        self._mu = threading.Lock()  # the state above, between searches and the job
+        self._job: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._retry_at = 0  # dirty pks before the next commit after IndexBusy
+        self.hold: threading.Event | None = None  # tests: a job waits for it to publish
+        self.paused = threading.Event()  # tests: set while a job waits for `hold`
 
     @property
     def dirty(self) -> int:
         return len(self._dirty)
 
     def wanted(self, rows: int) -> bool:
-        if self._broken or self.params.mode == "exact":
+        if self._broken or self.params.mode == "exact" or self._stop.is_set():
             return False
         if self._available is None:
             self._available = available()
@@ -346,25 +374,30 @@ class TextIndex:
 
     # -- sync -------------------------------------------------------------------------------
     def synced(self, db: sqlite3.Connection) -> TantivyText | None:
-        """The index with `dirty` brought up to the committed log; opened, or rebuilt from the
-        database, on first use. None when the index cannot be used (searches go exact)."""
+        """The index with `dirty` brought up to the committed log; None when it cannot be
+        used yet (missing or being built in the background: searches go exact). Starts the
+        background build, or a commit once `commit_every` pks are dirty."""
         try:
             with _read_tx(db):
-                if self._tv is None or self._read < _trimmed(db):
-                    self._open(db)
-                self._read_log(db)
-                if len(self._dirty) >= self.params.commit_every:
-                    with contextlib.suppress(IndexBusy):  # another process writes it: later
-                        self._commit(db)
-        except IndexBusy:
-            return None  # another process is building it: exact until it is there
+                tv = self._tv
+                if tv is not None and self._read < _trimmed(db):
+                    with self._mu:  # the log moved past what this handle read: reopen
+                        self._tv = tv = None
+                if tv is None:
+                    self._start(self._open_job)
+                    return None
+                with self._mu:
+                    self._read_log(db)
+                    due = len(self._dirty) >= max(self.params.commit_every, self._retry_at)
+                    pks, upto = sorted(self._dirty), self._read
+                if due:
+                    self._start(lambda: self._commit_job(tv, pks, upto))
         except (OSError, ValueError, RuntimeError, sqlite3.Error) as e:
-            log.warning("text index of %s failed (%s): searching exactly", self._dir, e)
-            self._broken, self._tv = True, None
+            self._fail(e)
             return None
         if len(self._dirty) > self.params.max_dirty:
             return None
-        return self._tv
+        return tv
 
     def candidates(
         self, tv: TantivyText, weights: dict[str, float], limit: int
@@ -373,16 +406,78 @@ class TextIndex:
         full: rows may lie beyond it)."""
         n = max(self.params.pool, 2 * limit)
         top = tv.top(weights, n)
-        return [*top, *self._dirty], len(top) >= n
+        with self._mu:
+            dirty = list(self._dirty)
+        return [*top, *dirty], len(top) >= n
+
+    def wait(self) -> None:
+        """Until the background job (if any) is done."""
+        job = self._job
+        if job is not None:
+            job.join()
 
     def _read_log(self, db: sqlite3.Connection) -> None:
         for seq, pk in db.execute(sql.TEXT_LOG_AFTER, (self._read,)):
-            self._dirty.add(int(pk))
+            self._dirty[int(pk)] = int(seq)
             self._read = int(seq)
 
+    def _fail(self, e: BaseException) -> None:
+        log.warning("text index of %s failed (%s): searching exactly", self._dir, e)
+        self._broken, self._tv = True, None
+
+    def _start(self, job: Callable[[], None]) -> None:
+        """Run `job` in the background unless one is running (or the index is closing)."""
+        if self._stop.is_set() or (self._job is not None and self._job.is_alive()):
+            return
+
+        def run() -> None:
+            try:
+                job()
+            except _Cancelled:
+                pass
+            except (OSError, ValueError, RuntimeError, sqlite3.Error) as e:
+                self._fail(e)
+
+        self._job = threading.Thread(target=run, name=f"salience-textindex:{self._dir.name}")
+        self._job.start()
+
+    def _pause(self) -> None:
+        """Stop here if closing; wait for `hold` when a test set one."""
+        hold = self.hold
+        if hold is not None:
+            self.paused.set()
+            while not hold.wait(0.02):
+                if self._stop.is_set():
+                    break
+            self.paused.clear()
+        if self._stop.is_set():
+            raise _Cancelled
+
+    def _connect(self) -> sqlite3.Connection:
+        """The background job's own connection (its own read snapshot)."""
+        db = sqlite3.connect(str(self._db_path), isolation_level=None, check_same_thread=False)
+        try:
+            db.execute(sql.BUSY_TIMEOUT.format(ms=10_000))
+            db.execute(sql.TEXT_LOG_LAST).fetchone()
+        except sqlite3.OperationalError as e:
+            db.close()
+            if not readonly.is_read_only_error(e):
+                raise
+            return readonly.connect_read_only(self._db_path)
+        return db
+
+    def _open_job(self) -> None:
+        """Load the saved index if it matches the database, else rebuild it (in one read
+        snapshot of the job's connection: the log position and the rows agree), then publish
+        it to the searches."""
+        db = self._connect()
+        try:
+            with _read_tx(db):
+                self._open(db)
+        finally:
+            db.close()
+
     def _open(self, db: sqlite3.Connection) -> None:
-        """Load the saved index if it matches this database, else rebuild it (inside the
-        caller's read transaction: the log position and the rows are one snapshot)."""
         last = _log_last(db)
         trimmed = _trimmed(db)
         loaded = TantivyText.load(self._dir) if self._dir.exists() else None
@@ -395,85 +490,132 @@ class TextIndex:
                 and manifest.get("token") == _meta(db, TOKEN_KEY)
                 and trimmed <= seq <= last
             ):
-                self._tv, self._seq, self._read = tv, seq, seq
-                self._files = dict(manifest["files"])
-                self._avg = float(manifest.get("avg_length", 1.0))
-                self._dirty.clear()
+                self._pause()
+                avg = float(manifest.get("avg_length", 1.0))
+                self._publish(tv, seq, dict(manifest["files"]), avg)
                 return
             log.info("saved text index of %s does not match the database: rebuilding", self._dir)
         self._rebuild(db, last)
 
+    def _publish(self, tv: TantivyText, seq: int, files: dict[str, list[Any]], avg: float) -> None:
+        with self._mu:
+            self._tv, self._seq, self._read = tv, seq, seq
+            self._dirty.clear()
+            self._files, self._avg = files, avg
+            self._retry_at = 0
+
     def _rebuild(self, db: sqlite3.Connection, last: int) -> None:
-        if self._tv is not None:
-            self._tv.close()
         tv = TantivyText.create(self._dir)
-        n, total = db.execute(sql.TEXT_TOTALS).fetchone()
-        self._avg = float(total) / int(n) if n else 1.0
-        tv.apply(_all_docs(db, self._avg))
-        self._tv, self._seq, self._read = tv, last, last
-        self._dirty.clear()
-        self._files = {}
-        self._save(db)
+        try:
+            n, total = db.execute(sql.TEXT_TOTALS).fetchone()
+            avg = float(total) / int(n) if n else 1.0
+            tv.apply(self._unless_closing(_all_docs(db, avg)))
+            self._pause()
+            files = self._save(db, tv, last, avg, {})
+        except BaseException:
+            tv.close()
+            shutil.rmtree(tv.directory, ignore_errors=True)  # no manifest names it yet
+            raise
+        self._publish(tv, last, files, avg)
 
-    def _commit(self, db: sqlite3.Connection) -> None:
-        """Apply the dirty pks (their committed rows, read in the caller's snapshot)."""
-        assert self._tv is not None
-        pks = sorted(self._dirty)
-        self._tv.apply(_docs(db, pks, self._avg), drop=pks)
-        self._seq = self._read
-        self._dirty.clear()
-        self._save(db)
+    def _unless_closing(self, docs: Iterable[tuple[int, str | None]]) -> Iterator[Any]:
+        """`docs`, stopped (`_Cancelled`) once the index is closing."""
+        for i, d in enumerate(docs):
+            if i % 256 == 0 and self._stop.is_set():
+                raise _Cancelled
+            yield d
 
-    def _save(self, db: sqlite3.Connection) -> None:
-        """Write the manifest, then record its token in the database (and trim the log). A
-        database that cannot be written (read-only mind) keeps the old token: the next
-        process rebuilds rather than trusting an index it cannot vouch for."""
-        assert self._tv is not None
+    def _commit_job(self, tv: TantivyText, pks: list[int], upto: int) -> None:
+        db = self._connect()
+        try:
+            with _read_tx(db):
+                self._commit(db, tv, pks, upto, pause=True)
+        finally:
+            db.close()
+
+    def _commit(
+        self, db: sqlite3.Connection, tv: TantivyText, pks: list[int], upto: int, *, pause: bool
+    ) -> None:
+        """Apply these dirty pks (their rows in `db`'s snapshot, at or past `upto`) in one
+        tantivy commit; only then do they leave `dirty` (a pk changed again after `upto`
+        stays) and the manifest names the new position."""
+        try:
+            tv.apply(_docs(db, pks, self._avg), drop=pks)
+        except IndexBusy:  # another process holds the writer: its changes stay candidates
+            with self._mu:
+                self._retry_at = len(self._dirty) + self.params.commit_every
+            return
+        if pause:
+            self._pause()
+        with self._mu:
+            if self._tv is not tv:
+                return  # reopened meanwhile
+            for pk in pks:
+                if self._dirty.get(pk, upto + 1) <= upto:
+                    del self._dirty[pk]
+            self._seq = max(self._seq, upto)
+            seq, files, avg = self._seq, self._files, self._avg
+        saved = self._save(db, tv, seq, avg, files)
+        with self._mu:
+            self._files = saved
+
+    def _save(
+        self, db: sqlite3.Connection, tv: TantivyText, seq: int, avg: float, known: dict
+    ) -> dict[str, list[Any]]:
+        """Write the manifest (its files' digests returned), then leave its token for the
+        store to record in the database (and trim the log). A database that cannot be
+        written (read-only mind) keeps the old token: the next process rebuilds rather than
+        trusting an index it cannot vouch for."""
         token = uuid.uuid4().hex
         manifest = {
             "mind_uid": _meta(db, "mind_uid"),
-            "seq": self._seq,
+            "seq": seq,
             "token": token,
-            "avg_length": self._avg,
+            "avg_length": avg,
             "tokens": TOKENS_VERSION,
         }
-        body = self._tv.save_manifest(manifest, self._files)
-        self._files = dict(body["files"])
-        self._pending_token = token
+        body = tv.save_manifest(manifest, known)
+        with self._mu:
+            self._pending = (token, seq)
+        return dict(body["files"])
 
     def record_token(self, db: sqlite3.Connection) -> None:
-        """Inside a write transaction after `_save`: name the saved index in the database and
-        trim the text log far behind it."""
-        token = self._pending_token
-        if token is None:
+        """Inside a write transaction after a manifest was saved: name the saved index in the
+        database and trim the text log far behind it."""
+        with self._mu:
+            pending, self._pending = self._pending, None
+        if pending is None:
             return
+        token, seq = pending
         db.execute(sql.SET_META, (TOKEN_KEY, token))
-        if self._seq - _log_first(db) > LOG_TRIM_AT:
-            db.execute(sql.TEXT_LOG_TRIM, (self._seq - LOG_KEEP,))
-            db.execute(sql.SET_META, (LOG_TRIMMED_KEY, str(self._seq - LOG_KEEP)))
-        self._pending_token = None
+        if seq - _log_first(db) > LOG_TRIM_AT:
+            db.execute(sql.TEXT_LOG_TRIM, (seq - LOG_KEEP,))
+            db.execute(sql.SET_META, (LOG_TRIMMED_KEY, str(seq - LOG_KEEP)))
 
     @property
     def pending_token(self) -> bool:
-        return self._pending_token is not None
+        return self._pending is not None
 
     def forget_token(self) -> None:
-        self._pending_token = None
+        with self._mu:
+            self._pending = None
 
     def close(self, db: sqlite3.Connection) -> None:
-        """On close: commit what is dirty so the next process starts from a current index."""
-        if self._tv is None or self._broken:
+        """On close: cancel a build (or an unfinished commit) and join its thread, then commit
+        what is dirty so the next process starts from a current index."""
+        self._stop.set()
+        self.wait()
+        tv = self._tv
+        if tv is None or self._broken:
             return
         try:
             with _read_tx(db):
                 self._read_log(db)
                 if self._dirty:
-                    self._commit(db)
-        except IndexBusy:
-            pass  # the process holding the writer commits them, or the next one replays
+                    self._commit(db, tv, sorted(self._dirty), self._read, pause=False)
         except (OSError, ValueError, RuntimeError, sqlite3.Error) as e:
             log.warning("cannot save the text index of %s: %s", self._dir, e)
-        self._tv.close()
+        tv.close()
         self._tv = None
 
 
@@ -509,25 +651,29 @@ def _log_first(db: sqlite3.Connection) -> int:
 
 
 def _all_docs(db: sqlite3.Connection, avg: float) -> Iterator[tuple[int, str | None]]:
+    """(pk, tokens) of every memory, from its postings, in pk order."""
     last = 0
     while True:
-        batch = db.execute(sql.TERMS_SOURCE, (last, _BUILD_BATCH)).fetchall()
-        if not batch:
+        lengths = db.execute(sql.LENGTHS_AFTER, (last, _BUILD_BATCH)).fetchall()
+        if not lengths:
             return
-        for pk, content, summary, entities in batch:
-            ents = json.loads(entities) if entities else []
-            yield int(pk), doc_tokens(content or "", summary or "", ents, avg)
-        last = int(batch[-1][0])
+        lo, hi = int(lengths[0][0]), int(lengths[-1][0])
+        terms: dict[int, list[tuple[str, float]]] = {}
+        for pk, term, tf in db.execute(sql.TERMS_BETWEEN, (lo, hi)):
+            terms.setdefault(int(pk), []).append((term, tf))
+        for pk, length in lengths:
+            yield int(pk), postings_tokens(terms.get(int(pk), ()), length, avg)
+        last = hi
 
 
 def _docs(db: sqlite3.Connection, pks: list[int], avg: float) -> Iterator[tuple[int, str | None]]:
-    """(pk, tokens) of these pks as committed; None for a pk that no longer exists."""
+    """(pk, tokens) of these pks as committed, from their postings; None for a pk that no
+    longer exists."""
     for part in chunks(pks):
-        found: dict[int, str] = {}
-        for pk, content, summary, entities in db.execute(
-            sql.TERMS_SOURCE_PKS.format(marks=marks(part)), part
-        ):
-            ents = json.loads(entities) if entities else []
-            found[int(pk)] = doc_tokens(content or "", summary or "", ents, avg)
+        lengths = dict(db.execute(sql.LENGTHS_OF_PKS.format(marks=marks(part)), part))
+        terms: dict[int, list[tuple[str, float]]] = {}
+        for pk, term, tf in db.execute(sql.TERMS_OF_PKS.format(marks=marks(part)), part):
+            terms.setdefault(int(pk), []).append((term, tf))
         for pk in part:
-            yield pk, found.get(pk)
+            length = lengths.get(pk)
+            yield pk, None if length is None else postings_tokens(terms.get(pk, ()), length, avg)
