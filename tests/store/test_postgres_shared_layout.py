@@ -144,3 +144,135 @@ def test_a_mind_gets_its_index_above_the_threshold_and_loses_it_well_below():
     assert mind_index_action(6_000, True, 10_000) is None  # between half and the line: kept
     assert mind_index_action(4_999, True, 10_000) == "drop"
     assert mind_index_action(4_999, False, 10_000) is None
+
+
+# -- the store on the layout (postgres_layout = "shared") ---------------------------------------
+def _shared_store(pg_dsn: str, tmp_path, name: str, **kw):
+    from pydantic import SecretStr
+
+    from salience.config import Config
+    from salience.store.postgres.shared_store import SharedPostgresStore
+
+    cfg = Config(home=tmp_path, embedder="hash", backend="postgres", dsn=SecretStr(pg_dsn),
+                 postgres_layout="shared")
+    store = SharedPostgresStore.open(cfg, name)
+    for k, v in kw.items():
+        setattr(store, k, v)
+    return store
+
+
+def _memory(i: int, prefix: str = "m"):
+    from salience.models import Importance, Memory, MemoryType, Source
+
+    return Memory(id=f"{prefix}{i}", content=f"note {i} about the garden", memory_type=MemoryType.FACT,
+                  importance=Importance.NORMAL, source=Source.USER_STATED, created_at=T0,
+                  updated_at=T0)
+
+
+def test_every_relation_a_statement_names_is_a_view_of_one_mind(pg_dsn, tmp_path):
+    """Isolation is structural: every `{s}.<name>` of postgres/sql.py (the shared statements
+    included) is a view of the session's mind, WITH CHECK OPTION; COPY goes to the tables, whose
+    mind_id defaults to the session's; a session that never chose a mind runs nothing."""
+    import re
+
+    from salience.store.postgres import sql as pg_sql
+
+    store = _shared_store(pg_dsn, tmp_path, f"iso{zlib.crc32(b'views')}")
+    try:
+        names: set[str] = set()
+        for key, value in vars(pg_sql).items():
+            if key in lay.SCHEMA_LAYOUT_ONLY:
+                continue
+            for text in (value if isinstance(value, tuple) else (value,)):
+                if isinstance(text, str) and "{s}." in text and not text.lstrip().startswith(
+                    ("CREATE", "ALTER", "DROP", "ANALYZE", "DO")
+                ):
+                    names |= set(re.findall(r"\{s\}\.(\w+)", lay.for_views(text)))
+        assert {"memories", "meta", "memory_terms", "install_audit"} <= names
+        with psycopg.connect(pg_dsn) as conn:
+            views = dict(conn.execute(
+                "SELECT c.relname, pg_get_viewdef(c.oid) FROM pg_class c JOIN pg_namespace n "
+                "ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relkind = 'v'",
+                (lay.VIEW_SCHEMA,)).fetchall())
+            opts = dict(conn.execute(
+                "SELECT c.relname, array_to_string(c.reloptions, ',') FROM pg_class c JOIN "
+                "pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s", (lay.VIEW_SCHEMA,)
+            ).fetchall())
+            for name in names:
+                assert name in views, f"{name} is not a view of one mind"
+                assert f"current_setting('{lay.MIND_SETTING}'" in views[name], views[name]
+                assert "check_option=local" in (opts[name] or ""), name
+            with pytest.raises(psycopg.errors.UndefinedObject):  # no mind chosen: no rows at all
+                conn.execute(f"SELECT count(*) FROM {lay.VIEW_SCHEMA}.memories")
+            conn.rollback()
+            conn.execute(lay.SET_MIND, (str(store.mind_id),))
+            with pytest.raises(psycopg.errors.WithCheckOptionViolation):  # none into another mind
+                conn.execute(f"INSERT INTO {lay.VIEW_SCHEMA}.meta (mind_id, key, value) "
+                             "VALUES (%s, 'k', 'v')", (store.mind_id + 1_000_000,))
+    finally:
+        store.drop_mind()
+
+
+def test_minds_with_the_same_ids_stay_apart_and_the_catalog_does_not_grow(pg_dsn, tmp_path):
+    from salience.models import EmbeddingInfo
+
+    tag = zlib.crc32(b"apart")
+    a = _shared_store(pg_dsn, tmp_path, f"a{tag}")
+    with psycopg.connect(pg_dsn) as conn:
+        relations = conn.execute("SELECT count(*) FROM pg_class").fetchone()[0]
+    b = _shared_store(pg_dsn, tmp_path, f"b{tag}")
+    try:
+        for s, n in ((a, 3), (b, 5)):
+            s.pin_embedding(EmbeddingInfo("hash", 8))
+            s.insert([_memory(i) for i in range(n)], np.eye(8, dtype=np.float32)[:n])
+            s.set_meta("who", s._mind)
+        assert (a.count(), b.count()) == (3, 5)
+        assert a.get_meta("who") == a._mind and b.get_meta("who") == b._mind
+        assert {c.id for c in b.search_text(["garden"], limit=10)} == {f"m{i}" for i in range(5)}
+        assert a.delete(["m0", "m4"]) == 1 and b.get("m0") is not None
+        with psycopg.connect(pg_dsn) as conn:
+            assert conn.execute("SELECT count(*) FROM pg_class").fetchone()[0] == relations
+    finally:
+        a.drop_mind()
+        b.drop_mind()
+    c = _shared_store(pg_dsn, tmp_path, f"b{tag}")
+    try:
+        assert c.count() == 0 and c.get_meta("who") is None
+    finally:
+        c.drop_mind()
+
+
+def test_a_mind_crossing_the_threshold_gets_its_index_and_loses_it_below_half(pg_dsn, tmp_path):
+    from salience.models import EmbeddingInfo
+    from salience.store.postgres import sql as pg_sql
+
+    s = _shared_store(pg_dsn, tmp_path, f"big{zlib.crc32(b'switch')}", exact_search_max=20)
+    try:
+        s.pin_embedding(EmbeddingInfo("hash", 16))
+        rng = np.random.default_rng(5)
+        vecs = rng.normal(size=(24, 16)).astype(np.float32)
+        s.insert([_memory(i) for i in range(20)], vecs[:20])
+        assert s.vector_index() is None  # at the line: exact
+        s.insert([_memory(i) for i in range(20, 24)], vecs[20:])
+        index = s.vector_index()
+        assert index and f"WHERE (mind_id = {s.mind_id})" in index["definition"], index
+        with s._conn(tx=False) as conn:
+            conn.execute("SET enable_seqscan = off")
+            try:
+                where, order = s._index_walk(16, psycopg.sql.SQL(""))
+                query = s._q(pg_sql.VECTOR_HNSW, where=where, index_order=order)
+                plan = conn.execute(psycopg.sql.SQL("EXPLAIN ") + query,
+                                    (vecs[3], vecs[3], 3)).fetchall()
+            finally:
+                conn.execute("RESET enable_seqscan")
+        assert index["name"] in " ".join(r[0] for r in plan)
+        assert s.search_vector(vecs[3], limit=1, exact=False)[0].id == "m3"
+        s.delete([f"m{i}" for i in range(15)])  # 9 left, below half of 20
+        assert s.vector_index() is None
+        s.drop_vector_index()  # the switch off (a bulk load) ...
+        s.insert([_memory(i) for i in range(30, 42)], rng.normal(size=(12, 16)).astype(np.float32))
+        assert s.vector_index() is None
+        s.build_vector_index()  # ... and on again
+        assert s.vector_index() is not None
+    finally:
+        s.drop_mind()

@@ -63,6 +63,8 @@ class FullTextMixin:
         def _read(self, fn: Callable[[psycopg.Connection], T]) -> T: ...
         def _tx(self) -> Any: ...
 
+    _postings_ddl: tuple[str, ...] = sql.CREATE_POSTINGS  # the layout's own, if it has them
+
     def _init_text(self) -> None:
         self._bm25 = bm25.Scorer()
         self._bm25_stats = None
@@ -151,7 +153,7 @@ class FullTextMixin:
         """Create the postings tables if missing and (re)build them when another tokenizer
         built them or they do not cover every memory (written by an older Salience). Derived
         data like SQLite's: no migration. Runs under the mind's migration lock."""
-        for stmt in sql.CREATE_POSTINGS:
+        for stmt in self._postings_ddl:
             conn.execute(self._q(stmt))
         row = conn.execute(self._q(sql.GET_META), (TEXT_INDEX_KEY,)).fetchone()
         current = row is not None and row[0] == TEXT_INDEX_VERSION

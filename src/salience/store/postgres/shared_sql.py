@@ -24,6 +24,8 @@ Only the DDL, the search statements and the checks live here; see docs/architect
 
 from __future__ import annotations
 
+import re
+
 from ...models import FrameType, Importance, MemoryType, Source
 
 SCHEMA = "salience"
@@ -36,6 +38,13 @@ def _in(values: type) -> str:
 #: table -> (columns and constraints, (index definitions after the table name)). `mind_id` is the
 #: first column of every key and index. No per-mind object anywhere.
 TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
+    # the layout's own migrations (the database's, not a mind's: see SharedPostgresStore)
+    "_migrations": (
+        """position bigint GENERATED ALWAYS AS IDENTITY,
+        name text PRIMARY KEY,
+        applied_at timestamptz NOT NULL DEFAULT now()""",
+        (),
+    ),
     "minds": (
         """mind_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         name text NOT NULL UNIQUE,
@@ -70,6 +79,7 @@ TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
         tags text[] NOT NULL DEFAULT ARRAY[]::text[],
         entities text[] NOT NULL DEFAULT ARRAY[]::text[],
         entity_keys text[] NOT NULL DEFAULT ARRAY[]::text[],
+        entities_text text NOT NULL DEFAULT '',
         superseded_by text,
         superseded_at timestamptz,
         related_ids text[] NOT NULL DEFAULT ARRAY[]::text[],
@@ -227,7 +237,8 @@ TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
         (),
     ),
     "identity": (
-        """mind_id bigint NOT NULL PRIMARY KEY,
+        """mind_id bigint NOT NULL,
+        id integer NOT NULL CHECK (id = 1),
         name text NOT NULL CHECK (length(btrim(name)) > 0),
         role text NOT NULL DEFAULT '',
         department text NOT NULL DEFAULT '',
@@ -236,7 +247,8 @@ TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
         system_prompt text NOT NULL DEFAULT '',
         traits jsonb NOT NULL DEFAULT '{}',
         created_at timestamptz NOT NULL,
-        updated_at timestamptz NOT NULL""",
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (mind_id, id)""",
         (),
     ),
     "awareness": (
@@ -415,16 +427,27 @@ TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
         ("(mind_id, capability, seq)",),
     ),
 }
+_KEY_COLUMN = "mind_id bigint NOT NULL"
+#: the mind a session works on, set by the store on every connection it borrows (`SET_MIND`);
+#: `current_setting` raises when a session never set it, so no statement runs on no mind
+MIND_SETTING = "salience.mind_id"
+SESSION_MIND = f"(current_setting('{MIND_SETTING}')::bigint)"
+#: the schema of one view per table (`VIEWS`), named like a mind's schema cannot be (a mind
+#: name starts with a letter or digit)
+VIEW_SCHEMA = "salience__mind"
+
 #: partial unique indexes (an index of TABLES made UNIQUE)
 UNIQUE_INDEXES = {("procedures", "(mind_id, name) WHERE active")}
 #: `minds` is the directory (a Citus reference table); the rest are distributed by mind_id
-REFERENCE_TABLES = ("minds",)
+REFERENCE_TABLES = ("_migrations", "minds")
 DISTRIBUTED = tuple(t for t in TABLES if t not in REFERENCE_TABLES)
 
 
 def layout_ddl(*, partitions: int = 0, schema: str = SCHEMA) -> list[str]:
     """The statements creating the layout in `schema` (idempotent: IF NOT EXISTS), with every
-    distributed table hash-partitioned by `mind_id` into `partitions` parts (0: none)."""
+    distributed table hash-partitioned by `mind_id` into `partitions` parts (0: none). A row
+    written without its `mind_id` (the store's COPY) takes the session's mind (`MIND_SETTING`:
+    an error when the session has none)."""
     p = f"{schema}."
     out = [
         "CREATE EXTENSION IF NOT EXISTS vector",
@@ -433,6 +456,8 @@ def layout_ddl(*, partitions: int = 0, schema: str = SCHEMA) -> list[str]:
     ]
     for table, (columns, indexes) in TABLES.items():
         body = columns.replace("{p}", p)
+        if table in DISTRIBUTED:
+            body = body.replace(_KEY_COLUMN, f"{_KEY_COLUMN} DEFAULT {SESSION_MIND}", 1)
         part = " PARTITION BY HASH (mind_id)" if partitions and table in DISTRIBUTED else ""
         out.append(f"CREATE TABLE IF NOT EXISTS {p}{table} (\n        {body}\n    ){part}")
         if part:
@@ -445,6 +470,41 @@ def layout_ddl(*, partitions: int = 0, schema: str = SCHEMA) -> list[str]:
             unique = "UNIQUE " if (table, definition) in UNIQUE_INDEXES else ""
             out.append(f"CREATE {unique}INDEX IF NOT EXISTS {table}_i{k} ON {p}{table} {definition}")
     return out
+
+
+def views_ddl(schema: str = SCHEMA, views: str = VIEW_SCHEMA) -> list[str]:
+    """The mind's view of each distributed table: its rows only (`mind_id` = the session's
+    mind), WITH CHECK OPTION so no write through it lands in another mind. The store's
+    statements (postgres/sql.py) name these views through their `{s}` slot, as they name a
+    mind's own schema in the schema-per-mind layout; simple views are inlined by the planner
+    (the mind predicate becomes an index condition) and updatable (INSERT … ON CONFLICT,
+    UPDATE … FROM, DELETE … USING, RETURNING). install_audit refuses UPDATE and DELETE
+    through its view (INSTEAD OF triggers: no trigger on a distributed table)."""
+    out = [f"CREATE SCHEMA IF NOT EXISTS {views}"]
+    out += [
+        f"CREATE OR REPLACE VIEW {views}.{t} AS SELECT * FROM {schema}.{t} "
+        f"WHERE mind_id = {SESSION_MIND} WITH LOCAL CHECK OPTION"
+        for t in DISTRIBUTED
+    ]
+    out += [
+        f"""CREATE OR REPLACE FUNCTION {views}.install_audit_append_only() RETURNS trigger
+        LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'install_audit is append-only'; END $$""",
+        f"""CREATE OR REPLACE TRIGGER install_audit_no_change INSTEAD OF UPDATE OR DELETE
+        ON {views}.install_audit FOR EACH ROW
+        EXECUTE FUNCTION {views}.install_audit_append_only()""",
+    ]
+    return out
+
+
+def for_views(template: str, schema: str = SCHEMA) -> str:
+    """A statement of postgres/sql.py as it runs on the views: a conflict target gains
+    `mind_id` (every unique key leads with it), a COPY goes to the table itself (COPY cannot
+    write through a view; the rows take the session's mind by default)."""
+    text = _CONFLICT.sub("ON CONFLICT (mind_id, ", template)
+    return text.replace("COPY {s}.", f"COPY {schema}.")
+
+
+_CONFLICT = re.compile(r"ON CONFLICT \((?!mind_id\b)")
 
 
 def citus_statements(schema: str = SCHEMA) -> list[str]:
@@ -467,21 +527,40 @@ def mind_index_name(mind_id: int) -> str:
 
 
 def create_mind_index(
-    mind_id: int, dim: int, *, m: int = 24, ef_construction: int = 200, table: str = ""
+    mind_id: int,
+    dim: int,
+    *,
+    m: int = 24,
+    ef_construction: int = 200,
+    table: str = "",
+    name: str | None = None,
 ) -> str:
     """`CREATE INDEX CONCURRENTLY` of mind `mind_id`'s HNSW index (on the partition holding the
-    mind when partitioned: pass it as `table`)."""
+    mind when partitioned: pass it as `table`; `name`: another name, for a rebuild)."""
     mid, d = int(mind_id), int(dim)
+    typ = index_type(d)
     return (
-        f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {mind_index_name(mid)} "
+        f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {name or mind_index_name(mid)} "
         f"ON {table or SCHEMA + '.memories'} "
-        f"USING hnsw ((embedding::vector({d})) vector_cosine_ops) "
+        f"USING hnsw ((embedding::{typ}({d})) {typ}_cosine_ops) "
         f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) WHERE mind_id = {mid}"
     )
 
 
-def drop_mind_index(mind_id: int, schema: str = SCHEMA) -> str:
-    return f"DROP INDEX CONCURRENTLY IF EXISTS {schema}.{mind_index_name(mind_id)}"
+def index_type(dim: int) -> str:
+    """The type a mind's HNSW index holds: `vector` up to 2000 dimensions, `halfvec` up to 4000
+    (pgvector's limits; the column keeps float32)."""
+    return "vector" if int(dim) <= 2000 else "halfvec"
+
+
+def drop_mind_index(mind_id: int, schema: str = SCHEMA, suffix: str = "") -> str:
+    return f"DROP INDEX CONCURRENTLY IF EXISTS {schema}.{mind_index_name(mind_id)}{suffix}"
+
+
+def rename_mind_index(mind_id: int, schema: str = SCHEMA) -> str:
+    """A rebuild's index (`…_build`) into the mind's index's name."""
+    name = mind_index_name(mind_id)
+    return f"ALTER INDEX {schema}.{name}_build RENAME TO {name}"
 
 
 #: exact search of a small mind: its rows through the (mind_id, pk) key, sorted by distance.
@@ -579,3 +658,44 @@ CATALOG_IDENTITIES = (
     "WHERE n.nspname = %s AND a.attidentity <> '' AND c.relkind IN ('r', 'p') "
     "AND NOT c.relispartition"
 )
+
+
+# -- the store on the layout (SharedPostgresStore) -----------------------------------------------
+#: the statements of postgres/sql.py only the schema-per-mind layout runs (its migrations)
+SCHEMA_LAYOUT_ONLY = ("APPLIED_MIGRATIONS", "RECORD_MIGRATION")
+LAYOUT_EXISTS = f"SELECT to_regclass('{SCHEMA}._migrations') IS NOT NULL"
+LAYOUT_APPLIED = f"SELECT name FROM {SCHEMA}._migrations ORDER BY position"
+RECORD_LAYOUT_MIGRATION = f"INSERT INTO {SCHEMA}._migrations (name) VALUES (%s)"
+FIND_MIND = f"SELECT mind_id FROM {SCHEMA}.minds WHERE name = %s"
+LIST_MINDS = f"SELECT name FROM {SCHEMA}.minds ORDER BY name"
+CREATE_MIND_ROW = (
+    f"INSERT INTO {SCHEMA}.minds (name, schema_version) VALUES (%s, %s) RETURNING mind_id"
+)
+INIT_META = (
+    f"INSERT INTO {SCHEMA}.meta (mind_id, key, value) VALUES (%s, %s, %s) "
+    "ON CONFLICT (mind_id, key) DO NOTHING"
+)
+SET_MIND = f"SELECT set_config('{MIND_SETTING}', %s, false)"
+#: a mind's rows, children before parents (the cascades would follow; explicit is cheaper)
+DROP_MIND_ROWS = (
+    *(
+        f"DELETE FROM {SCHEMA}.{t} WHERE mind_id = %s"
+        for t in sorted(DISTRIBUTED, key=lambda t: ("{p}" not in TABLES[t][0], t))
+    ),
+    f"DELETE FROM {SCHEMA}.minds WHERE mind_id = %s",
+)
+#: a mind's own HNSW index: valid (built), by its qualified name; its definition
+MIND_INDEX = (
+    "SELECT i.indisvalid, pg_catalog.pg_get_indexdef(i.indexrelid) FROM pg_catalog.pg_index i "
+    "WHERE i.indexrelid = to_regclass(%s)"
+)
+#: an approximate size of a mind: its rows in the two largest tables
+MIND_BYTES = (
+    "SELECT (SELECT coalesce(sum(pg_column_size(m.*)), 0) FROM {s}.memories m) "
+    "+ (SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM {s}.memory_terms t)"
+)
+ANALYZE_TABLES = f"ANALYZE {SCHEMA}.memories, {SCHEMA}.memory_terms, {SCHEMA}.memory_lengths"
+#: the HNSW order over a mind's own index (its expression: the column cast to the mind's
+#: dimension) and the literal predicate the planner needs to match the partial index
+MIND_INDEX_ORDER = "m.embedding::{typ}({dim}) <=> %b::{typ}({dim})"
+MIND_PREDICATE = " AND m.mind_id = {mind_id}"

@@ -568,7 +568,7 @@ LOCK_SESSION = "SELECT id FROM {s}.sessions WHERE id = %s FOR UPDATE"
 # schemas named like a mind's that hold a meta table; each one's meta `mind` is its name
 MIND_SCHEMAS = (
     "SELECT n.nspname FROM pg_catalog.pg_namespace n "
-    "WHERE n.nspname LIKE 'salience\\_%' "
+    "WHERE n.nspname LIKE 'salience\\_%' AND n.nspname NOT LIKE 'salience\\_\\_%' "
     "AND to_regclass(quote_ident(n.nspname) || '.meta') IS NOT NULL ORDER BY n.nspname"
 )
 

@@ -1,0 +1,289 @@
+"""`SharedPostgresStore`: a mind as rows of one table set keyed by mind (issue 21 item 3).
+
+`postgres_layout = "shared"`. Every mind's rows live in the tables of schema `salience`
+(`shared_sql.TABLES`: `mind_id` leads every key and index), so the catalog holds the same
+~100 relations whatever the number of minds; `salience.minds` is the directory (name → id).
+
+The store runs the schema-per-mind store's statements (postgres/sql.py, relational/statements.py)
+unchanged, against views instead of a mind's schema: `{s}` is schema `salience__mind`, holding
+one view per table, `SELECT * FROM salience.<t> WHERE mind_id = <the session's mind> WITH
+CHECK OPTION` (`shared_sql.views_ddl`). The session's mind is the setting `salience.mind_id`,
+which this store sets on every connection it borrows (`_checkout`, skipped when the
+connection already holds it); a session that never set it fails every statement
+(`current_setting` raises), so no statement can run on no mind or on all of them. Two changes
+to the statement text (`shared_sql.for_views`): conflict targets gain `mind_id`, COPY writes the
+table itself (its rows take the session's mind by the column default).
+
+Isolation is structural — a view's predicate, not row-level security (which superusers
+bypass) — and checked by `tests/store/test_postgres_shared_layout.py` (every relation a
+statement names is a view with the mind predicate).
+
+Vectors: the column stays `vector` without a dimension (minds pin different embedders); a
+small mind is searched exactly through `(mind_id, pk)`; a mind holding more than
+`exact_search_max` vectors gets its own partial HNSW index (`CREATE INDEX CONCURRENTLY …
+WHERE mind_id = n` over `embedding::vector(d)`), built after the insert that crosses the
+threshold commits and dropped after the delete that takes it below half of it
+(`shared_layout.mind_index_action`); `drop_vector_index()` turns that switch off for the mind
+(a bulk load), `build_vector_index()` on again.
+
+Layout migrations are the database's (`salience._migrations`, `MIGRATIONS`), not a mind's; a
+mind's `meta.schema_version` is the schema-per-mind migrations' count, whose tables and columns
+the layout holds.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+from psycopg import sql as psql
+
+from ...errors import StoreError
+from ..base import SCHEMA_VERSION_KEY
+from ..migrations import Migration, pending
+from ..relational.core import Run
+from . import pool, sql
+from . import shared_sql as lay
+from .migrations import MIGRATIONS as MIND_MIGRATIONS
+from .shared_layout import mind_index_action
+from .store import MIND_KEY, PostgresStore, on_server
+from .vector_search import MAX_HALFVEC_DIM
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ...config import Config
+
+#: the layout's migrations, applied once per database
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration("0001_shared_layout", (*lay.layout_ddl(), *lay.views_ddl())),
+)
+AUTO_INDEX_KEY = "vector_index_auto"  # meta: "off" after drop_vector_index (a bulk load)
+
+#: the mind each pooled connection's session is set to (`_checkout`)
+_SESSION_MIND: weakref.WeakKeyDictionary[psycopg.Connection, int] = weakref.WeakKeyDictionary()
+
+
+class SharedPostgresStore(PostgresStore):
+    """A mind as rows of the shared layout (see the module docstring)."""
+
+    _postings_ddl = ()  # the layout's tables
+
+    def __init__(self, server: pool.Server, mind: str, **kw: Any) -> None:
+        self._mind_id: int | None = None
+        self._indexed = False  # sticky: the mind's own HNSW index was seen valid
+        super().__init__(server, mind, **kw)
+
+    @classmethod
+    def exists(cls, config: Config, mind: str) -> bool:
+        """True if `mind` is in the layout's directory (nothing is created)."""
+        def found(conn: psycopg.Connection) -> bool:
+            if not conn.execute(lay.LAYOUT_EXISTS).fetchone()[0]:
+                return False
+            return conn.execute(lay.FIND_MIND, (mind,)).fetchone() is not None
+
+        return on_server(config, found)
+
+    @property
+    def schema(self) -> str:
+        """The schema holding every mind's tables."""
+        return lay.SCHEMA
+
+    @property
+    def mind_id(self) -> int:
+        """This mind's key in every table of the layout."""
+        assert self._mind_id is not None
+        return self._mind_id
+
+    # -- the hooks of PostgresStore ------------------------------------------------------------
+    def _names(self) -> tuple[psql.Identifier, psql.Literal]:
+        return psql.Identifier(lay.VIEW_SCHEMA), psql.Literal(f"{lay.SCHEMA}.fts")
+
+    def _text(self, template: str) -> str:
+        return lay.for_views(template)
+
+    def _checkout(self, conn: psycopg.Connection) -> None:
+        mid = self._mind_id
+        if mid is None:  # opening: only the layout's own statements, never a view
+            conn.execute(lay.SET_MIND, ("",))
+            _SESSION_MIND.pop(conn, None)
+        elif _SESSION_MIND.get(conn) != mid:
+            conn.execute(lay.SET_MIND, (str(mid),))
+            _SESSION_MIND[conn] = mid
+
+    def _migrate(self) -> None:
+        """The layout (once per database), then this mind's row in the directory."""
+        with self._conn(tx=False) as conn:
+            ready = conn.execute(lay.LAYOUT_EXISTS).fetchone()[0]
+            done = [r[0] for r in conn.execute(lay.LAYOUT_APPLIED)] if ready else []
+            todo = pending(done, MIGRATIONS, where=f"the shared layout on {self._server.endpoint}")
+            row = None if todo else conn.execute(lay.FIND_MIND, (self._mind,)).fetchone()
+        if todo:
+            self._migrate_layout()
+        if row is None:
+            row = self._create_mind()
+        self._mind_id = int(row[0])
+        self._where = (
+            f"mind {self._mind!r} (id {self._mind_id}, shared layout on {self._server.endpoint})"
+        )
+
+    def _migrate_layout(self) -> None:
+        while True:
+            with self._tx() as conn:
+                conn.execute(sql.ADVISORY_LOCK, ("salience:shared-layout",))
+                ready = conn.execute(lay.LAYOUT_EXISTS).fetchone()[0]
+                done = [r[0] for r in conn.execute(lay.LAYOUT_APPLIED)] if ready else []
+                todo = pending(done, MIGRATIONS, where=f"the shared layout on {self._server.endpoint}")
+                if not todo:
+                    return
+                mig = todo[0]
+                try:
+                    for stmt in mig.statements:
+                        conn.execute(stmt)
+                except psycopg.Error as e:
+                    raise StoreError(
+                        f"migration {mig.name} of the shared layout failed on "
+                        f"{self._server.endpoint}: {self._server.reason(e)}"
+                    ) from e
+                conn.execute(lay.RECORD_LAYOUT_MIGRATION, (mig.name,))
+
+    def _create_mind(self) -> tuple[Any, ...]:
+        with self._tx() as conn:
+            conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
+            row = conn.execute(lay.FIND_MIND, (self._mind,)).fetchone()
+            if row is not None:
+                return tuple(row)
+            version = len(MIND_MIGRATIONS)
+            (mid,) = conn.execute(lay.CREATE_MIND_ROW, (self._mind, version)).fetchone()
+            conn.execute(lay.INIT_META, (mid, MIND_KEY, self._mind))
+            conn.execute(lay.INIT_META, (mid, SCHEMA_VERSION_KEY, str(version)))
+            return (mid,)
+
+    def _pin_vectors(self, conn: psycopg.Connection, dim: int) -> None:
+        """Nothing: the column stays `vector` (any dimension); a mind's own index comes with
+        its size."""
+
+    def _db_bytes(self, c: psycopg.Connection) -> int:
+        """Approximate: the bytes of the mind's memory and postings rows."""
+        return int(c.execute(self._q(lay.MIND_BYTES)).fetchone()[0])
+
+    def analyze(self) -> None:
+        """Refresh the planner statistics of the layout's memories and postings tables."""
+        with self._tx() as conn:
+            conn.execute(lay.ANALYZE_TABLES)
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    def drop_mind(self) -> None:
+        """Delete this mind's rows from every table, its directory row and its own HNSW index,
+        and close."""
+        with self._tx() as conn:
+            conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
+            for stmt in lay.DROP_MIND_ROWS:
+                conn.execute(stmt, (self.mind_id,))
+        with self._conn(tx=False) as conn:
+            conn.execute(lay.drop_mind_index(self.mind_id))
+        self.close()
+
+    # -- the mind's own HNSW index ---------------------------------------------------------------
+    def _index_name(self, build: bool = False) -> str:
+        return lay.mind_index_name(self.mind_id) + ("_build" if build else "")
+
+    def _index_row(self, c: psycopg.Connection, build: bool = False) -> Any:
+        return c.execute(lay.MIND_INDEX, (f"{lay.SCHEMA}.{self._index_name(build)}",)).fetchone()
+
+    def vector_index(self) -> dict[str, str] | None:
+        """This mind's own HNSW index: {"name", "opclass", "definition"}, or None (a small
+        mind, searched exactly)."""
+        row = self._read(self._index_row)
+        if row is None or not row[0]:
+            return None
+        definition = str(row[1])
+        opclass = "halfvec_cosine_ops" if "halfvec_cosine_ops" in definition else "vector_cosine_ops"
+        return {"name": self._index_name(), "opclass": opclass, "definition": definition}
+
+    def drop_vector_index(self) -> None:
+        """Drop this mind's HNSW index (`CONCURRENTLY`: the table is every mind's) and keep it
+        off until `build_vector_index()` (a bulk load: drop, load, build once)."""
+        self.set_meta(AUTO_INDEX_KEY, "off")
+        with self._conn(tx=False) as conn:
+            conn.execute(lay.drop_mind_index(self.mind_id))
+        self._indexed = False
+
+    def _rebuild_statements(self, dim: int, m: int, ef_construction: int) -> list[Any]:
+        """`build_vector_index()`: this mind's partial index, built `CONCURRENTLY` beside the
+        old one (reads and writes of every mind go on), then swapped in; the automatic switch
+        is turned back on."""
+        if self.get_meta(AUTO_INDEX_KEY) == "off":
+            self.set_meta(AUTO_INDEX_KEY, "on")
+        build = self._index_name(build=True)
+        mid = self.mind_id
+        return [
+            lay.drop_mind_index(mid, suffix="_build"),
+            lay.create_mind_index(mid, dim, m=m, ef_construction=ef_construction, name=build),
+            lay.drop_mind_index(mid),
+            lay.rename_mind_index(mid),
+        ]
+
+    def _index_built(self) -> None:
+        self._indexed = True
+
+    def _maintain_index(self) -> None:
+        """After a commit that changed the mind's vector count: build or drop its own index
+        when it crossed the threshold (`mind_index_action`)."""
+        dim = self._pinned_dim()
+        if dim is None or dim > MAX_HALFVEC_DIM:
+            return
+        cap = self.exact_search_max
+        has = self._read(lambda c: bool((r := self._index_row(c)) and r[0]))
+        upto = cap // 2 if has else cap + 1
+        n = self._read(lambda c: c.execute(self._q(sql.VECTOR_COUNT_UPTO), (upto,)).fetchone())
+        action = mind_index_action(int(n[0]), has, cap)
+        if action is None or self.get_meta(AUTO_INDEX_KEY) == "off":
+            self._indexed = has
+            return
+        if action == "build":
+            self.build_vector_index()
+        else:
+            with self._conn(tx=False) as conn:
+                conn.execute(lay.drop_mind_index(self.mind_id))
+            self._indexed = False
+            self._large = False
+
+    def _insert_rows(self, run: Run, memories: Any, vecs: np.ndarray | None) -> None:
+        super()._insert_rows(run, memories, vecs)
+        if vecs is not None and not self._indexed:
+            run.on_commit(self._maintain_index)
+
+    def _rows_deleted(self, run: Run, pks: list[int]) -> None:
+        super()._rows_deleted(run, pks)
+        if self._indexed:
+            run.on_commit(self._maintain_index)
+
+    # -- vector search over the mind's own index ----------------------------------------------
+    def _use_index(self, dim: int, exact: bool | None) -> bool:
+        if exact or dim > MAX_HALFVEC_DIM:
+            return False
+        if exact is False or self._indexed:
+            return True
+        self._indexed = self._read(lambda c: bool((r := self._index_row(c)) and r[0]))
+        return self._indexed
+
+    def _index_walk(
+        self, dim: int, where: psql.Composable
+    ) -> tuple[psql.Composable, psql.Composable]:
+        """The mind's own partial index: its literal predicate (the planner matches a partial
+        index only on a constant) and its expression, the column cast to the mind's dimension."""
+        order = psql.SQL(lay.MIND_INDEX_ORDER.format(typ=lay.index_type(dim), dim=int(dim)))
+        mine = psql.Composed([where, psql.SQL(lay.MIND_PREDICATE.format(mind_id=self.mind_id))])
+        return mine, order
+
+
+def list_minds(conn: psycopg.Connection) -> list[str]:
+    """The minds in the layout's directory on `conn`'s database (none before the layout)."""
+    if not conn.execute(lay.LAYOUT_EXISTS).fetchone()[0]:
+        return []
+    return [str(r[0]) for r in conn.execute(lay.LIST_MINDS)]
+
+
+__all__ = ["MIGRATIONS", "SharedPostgresStore", "list_minds"]
