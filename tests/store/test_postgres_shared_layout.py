@@ -169,17 +169,18 @@ def _memory(i: int, prefix: str = "m"):
                   updated_at=T0)
 
 
-def test_every_relation_a_statement_names_is_a_view_of_one_mind(pg_dsn, tmp_path):
-    """Isolation is structural: every `{s}.<name>` of postgres/sql.py (the shared statements
-    included) is a view of the session's mind, WITH CHECK OPTION; COPY goes to the tables, whose
-    mind_id defaults to the session's; a session that never chose a mind runs nothing."""
+def test_every_table_a_statement_names_is_one_minds(pg_dsn, tmp_path):
+    """Isolation is structural: in every statement of postgres/sql.py (the shared ones
+    included) as the store renders it, a table read is a literal `mind_id = <id>` subquery, a
+    table written is a view of the transaction's mind WITH CHECK OPTION; a table named
+    anywhere else is refused; a session outside a write transaction has no mind."""
     import re
 
     from salience.store.postgres import sql as pg_sql
 
     store = _shared_store(pg_dsn, tmp_path, f"iso{zlib.crc32(b'views')}")
     try:
-        names: set[str] = set()
+        written: set[str] = set()
         for key, value in vars(pg_sql).items():
             if key in lay.SCHEMA_LAYOUT_ONLY:
                 continue
@@ -187,8 +188,13 @@ def test_every_relation_a_statement_names_is_a_view_of_one_mind(pg_dsn, tmp_path
                 if isinstance(text, str) and "{s}." in text and not text.lstrip().startswith(
                     ("CREATE", "ALTER", "DROP", "ANALYZE", "DO")
                 ):
-                    names |= set(re.findall(r"\{s\}\.(\w+)", lay.for_views(text)))
-        assert {"memories", "meta", "memory_terms", "install_audit"} <= names
+                    out = lay.for_mind(text, 42)
+                    reads = re.findall(r"FROM salience\.(\w+) WHERE mind_id = (\d+)\)", out)
+                    assert all(mid == "42" for _t, mid in reads), out
+                    written |= set(re.findall(r"\{s\}\.(\w+)", out))
+        assert {"memories", "meta", "memory_retrievals", "install_audit"} <= written
+        with pytest.raises(ValueError):
+            lay.for_mind("SELECT count(*) FROM unnest(ARRAY[1]) x WHERE EXISTS {s}.memories", 1)
         with psycopg.connect(pg_dsn) as conn:
             views = dict(conn.execute(
                 "SELECT c.relname, pg_get_viewdef(c.oid) FROM pg_class c JOIN pg_namespace n "
@@ -198,17 +204,22 @@ def test_every_relation_a_statement_names_is_a_view_of_one_mind(pg_dsn, tmp_path
                 "SELECT c.relname, array_to_string(c.reloptions, ',') FROM pg_class c JOIN "
                 "pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s", (lay.VIEW_SCHEMA,)
             ).fetchall())
-            for name in names:
+            for name in written:
                 assert name in views, f"{name} is not a view of one mind"
                 assert f"current_setting('{lay.MIND_SETTING}'" in views[name], views[name]
                 assert "check_option=local" in (opts[name] or ""), name
-            with pytest.raises(psycopg.errors.UndefinedObject):  # no mind chosen: no rows at all
+            with pytest.raises(psycopg.errors.UndefinedObject):  # no mind: no rows at all
                 conn.execute(f"SELECT count(*) FROM {lay.VIEW_SCHEMA}.memories")
             conn.rollback()
-            conn.execute(lay.SET_MIND, (str(store.mind_id),))
-            with pytest.raises(psycopg.errors.WithCheckOptionViolation):  # none into another mind
+            conn.execute(lay.SET_MIND_LOCAL, (str(store.mind_id),))
+            with pytest.raises(psycopg.errors.WithCheckOptionViolation):  # none into another
                 conn.execute(f"INSERT INTO {lay.VIEW_SCHEMA}.meta (mind_id, key, value) "
                              "VALUES (%s, 'k', 'v')", (store.mind_id + 1_000_000,))
+            conn.rollback()
+        store.set_meta("k", "v")  # a write transaction: the mind is set in it, then gone
+        no_mind = (psycopg.errors.InvalidTextRepresentation, psycopg.errors.UndefinedObject)
+        with store._conn(tx=False) as conn, pytest.raises(no_mind):
+            conn.execute(f"SELECT count(*) FROM {lay.VIEW_SCHEMA}.meta")
     finally:
         store.drop_mind()
 

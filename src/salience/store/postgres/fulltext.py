@@ -21,7 +21,6 @@ from psycopg import sql as psql
 from ...models import Candidate, Memory, MemoryFilter
 from .. import bm25
 from . import sql
-from .filters import filter_clause
 
 T = TypeVar("T")
 
@@ -60,6 +59,7 @@ class FullTextMixin:
     if TYPE_CHECKING:  # provided by PostgresStore
 
         def _q(self, template: str, **parts: psql.Composable) -> psql.Composed: ...
+        def _filter(self, flt: MemoryFilter | None) -> tuple[Any, list[Any]]: ...
         def _read(self, fn: Callable[[psycopg.Connection], T]) -> T: ...
         def _tx(self) -> Any: ...
 
@@ -86,7 +86,7 @@ class FullTextMixin:
     ) -> list[Candidate]:
         """Full-text candidates for `terms` by Salience's BM25 (`store/bm25.py`): the same
         rows and scores as the SQLite backend."""
-        where, params = filter_clause(flt, self._ident)
+        where, params = self._filter(flt)
         ids_q = self._q(sql.TEXT_IDS, where=where)
 
         def run(c: psycopg.Connection) -> list[tuple[str, float]]:

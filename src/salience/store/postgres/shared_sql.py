@@ -496,15 +496,46 @@ def views_ddl(schema: str = SCHEMA, views: str = VIEW_SCHEMA) -> list[str]:
     return out
 
 
-def for_views(template: str, schema: str = SCHEMA) -> str:
-    """A statement of postgres/sql.py as it runs on the views: a conflict target gains
-    `mind_id` (every unique key leads with it), a COPY goes to the table itself (COPY cannot
-    write through a view; the rows take the session's mind by default)."""
+def for_mind(template: str, mind_id: int, schema: str = SCHEMA) -> str:
+    """A statement of postgres/sql.py as it runs on one mind of the layout:
+
+    - every table it *reads* (after FROM, JOIN, USING or a comma) becomes that mind's rows,
+      `(SELECT * FROM salience.<t> WHERE mind_id = <mind_id>) <alias>`: a literal the planner
+      matches to a partial index and prunes partitions with, and no session state;
+    - a table it *writes* (INSERT INTO, UPDATE, DELETE FROM) stays `{s}.<t>`, the view of the
+      transaction's mind (`views_ddl`; the store sets the mind in every write transaction);
+    - a conflict target gains `mind_id` (every unique key leads with it);
+    - COPY writes the table itself (COPY cannot write through a view; its rows take the
+      transaction's mind by the column default).
+
+    Raises `ValueError` for a table named anywhere else, so no statement reaches a table
+    without its mind."""
+    mid = int(mind_id)
+
+    def read(m: re.Match[str]) -> str:
+        table, alias = m.group("t"), m.group("alias") or m.group("t")
+        rows = f"(SELECT * FROM {schema}.{table} WHERE mind_id = {mid})"
+        return f"{m.group('kw')} {rows} {alias}"
+
     text = _CONFLICT.sub("ON CONFLICT (mind_id, ", template)
-    return text.replace("COPY {s}.", f"COPY {schema}.")
+    text = text.replace("COPY {s}.", f"COPY {schema}.")
+    text = _READ.sub(read, text)
+    for m in re.finditer(r"\{s\}\.", text):
+        if not _WRITE.search(text[: m.start()]):
+            raise ValueError(f"a table outside FROM/JOIN/USING/INSERT/UPDATE/DELETE: {template}")
+    return text
 
 
 _CONFLICT = re.compile(r"ON CONFLICT \((?!mind_id\b)")
+_NOT_ALIAS = (
+    "WHERE|ORDER|GROUP|LIMIT|OFFSET|ON|JOIN|LEFT|RIGHT|INNER|CROSS|FULL|USING|SET|RETURNING|FOR|"
+    "UNION|HAVING|WINDOW|AS|WITH"
+)
+_READ = re.compile(
+    r"(?P<kw>(?<!DELETE )\bFROM|\bJOIN|\bUSING|,)\s+\{s\}\.(?P<t>\w+|\{q\})"
+    rf"(?:\s+(?:AS\s+)?(?!(?:{_NOT_ALIAS})\b)(?P<alias>[a-z_]\w*)\b)?"
+)
+_WRITE = re.compile(r"(?:INSERT INTO|UPDATE|DELETE FROM)\s+$")
 
 
 def citus_statements(schema: str = SCHEMA) -> list[str]:
@@ -675,7 +706,15 @@ INIT_META = (
     f"INSERT INTO {SCHEMA}.meta (mind_id, key, value) VALUES (%s, %s, %s) "
     "ON CONFLICT (mind_id, key) DO NOTHING"
 )
-SET_MIND = f"SELECT set_config('{MIND_SETTING}', %s, false)"
+#: the mind of a write transaction (its views' rows; transaction-local: a session outside a
+#: write transaction has no mind, and a statement on a view fails there)
+SET_MIND_LOCAL = f"SELECT set_config('{MIND_SETTING}', %s, true)"
+#: open a mind: its id with the meta it opens with (params: text_index key, dim key, name)
+OPEN_MIND_ROW = (
+    f"SELECT m.mind_id, t.value, d.value FROM {SCHEMA}.minds m "
+    f"LEFT JOIN {SCHEMA}.meta t ON t.mind_id = m.mind_id AND t.key = %s "
+    f"LEFT JOIN {SCHEMA}.meta d ON d.mind_id = m.mind_id AND d.key = %s WHERE m.name = %s"
+)
 #: a mind's rows, children before parents (the cascades would follow; explicit is cheaper)
 DROP_MIND_ROWS = (
     *(

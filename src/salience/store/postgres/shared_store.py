@@ -5,18 +5,18 @@
 ~100 relations whatever the number of minds; `salience.minds` is the directory (name → id).
 
 The store runs the schema-per-mind store's statements (postgres/sql.py, relational/statements.py)
-unchanged, against views instead of a mind's schema: `{s}` is schema `salience__mind`, holding
-one view per table, `SELECT * FROM salience.<t> WHERE mind_id = <the session's mind> WITH
-CHECK OPTION` (`shared_sql.views_ddl`). The session's mind is the setting `salience.mind_id`,
-which this store sets on every connection it borrows (`_checkout`, skipped when the
-connection already holds it); a session that never set it fails every statement
-(`current_setting` raises), so no statement can run on no mind or on all of them. Two changes
-to the statement text (`shared_sql.for_views`): conflict targets gain `mind_id`, COPY writes the
-table itself (its rows take the session's mind by the column default).
+in one mind's form (`shared_sql.for_mind`, rendered once per statement and store): a table a
+statement reads becomes `(SELECT * FROM salience.<t> WHERE mind_id = <this mind, a literal>)`
+under the statement's alias; a table it writes is the view `salience__mind.<t>` (`SELECT * …
+WHERE mind_id = current_setting('salience.mind_id') WITH CHECK OPTION`, `views_ddl`), and every
+write transaction starts by setting that mind, transaction-local (`_begin`); a conflict target
+gains `mind_id`; COPY writes the table, whose `mind_id` defaults to the transaction's mind.
+A statement naming a table anywhere else is refused when rendered. Outside a write
+transaction a session has no mind, so a view fails there instead of showing another mind.
 
-Isolation is structural — a view's predicate, not row-level security (which superusers
-bypass) — and checked by `tests/store/test_postgres_shared_layout.py` (every relation a
-statement names is a view with the mind predicate).
+Isolation is structural — a literal predicate or a view's, never row-level security (which
+superusers bypass) — and checked by `tests/store/test_postgres_shared_layout.py`. Opening a
+mind is one read (`OPEN_MIND_ROW`: its directory row with its text-index and embedder meta).
 
 Vectors: the column stays `vector` without a dimension (minds pin different embedders); a
 small mind is searched exactly through `(mind_id, pk)`; a mind holding more than
@@ -40,11 +40,12 @@ import psycopg
 from psycopg import sql as psql
 
 from ...errors import StoreError
-from ..base import SCHEMA_VERSION_KEY
+from ..base import EMBEDDING_DIM_KEY, SCHEMA_VERSION_KEY
 from ..migrations import Migration, pending
 from ..relational.core import Run
 from . import pool, sql
 from . import shared_sql as lay
+from .fulltext import TEXT_INDEX_KEY, TEXT_INDEX_VERSION
 from .migrations import MIGRATIONS as MIND_MIGRATIONS
 from .shared_layout import mind_index_action
 from .store import MIND_KEY, PostgresStore, on_server
@@ -61,8 +62,8 @@ MIGRATIONS: tuple[Migration, ...] = (
 )
 AUTO_INDEX_KEY = "vector_index_auto"  # meta: "off" after drop_vector_index (a bulk load)
 
-#: the mind each pooled connection's session is set to (`_checkout`)
-_SESSION_MIND: weakref.WeakKeyDictionary[psycopg.Connection, int] = weakref.WeakKeyDictionary()
+#: the servers (pools) whose database this process has seen the layout complete on
+_LAYOUT_READY: weakref.WeakSet[pool.Server] = weakref.WeakSet()
 
 
 class SharedPostgresStore(PostgresStore):
@@ -101,34 +102,34 @@ class SharedPostgresStore(PostgresStore):
         return psql.Identifier(lay.VIEW_SCHEMA), psql.Literal(f"{lay.SCHEMA}.fts")
 
     def _text(self, template: str) -> str:
-        return lay.for_views(template)
+        return lay.for_mind(template, self.mind_id)
 
-    def _checkout(self, conn: psycopg.Connection) -> None:
-        mid = self._mind_id
-        if mid is None:  # opening: only the layout's own statements, never a view
-            conn.execute(lay.SET_MIND, ("",))
-            _SESSION_MIND.pop(conn, None)
-        elif _SESSION_MIND.get(conn) != mid:
-            conn.execute(lay.SET_MIND, (str(mid),))
-            _SESSION_MIND[conn] = mid
+    def _begin(self, conn: psycopg.Connection) -> None:
+        if self._mind_id is not None:  # opening: only the layout's own tables, never a view
+            conn.execute(lay.SET_MIND_LOCAL, (str(self._mind_id),))
 
-    def _migrate(self) -> None:
-        """The layout (once per database), then this mind's row in the directory."""
-        with self._conn(tx=False) as conn:
-            ready = conn.execute(lay.LAYOUT_EXISTS).fetchone()[0]
-            done = [r[0] for r in conn.execute(lay.LAYOUT_APPLIED)] if ready else []
-            todo = pending(done, MIGRATIONS, where=f"the shared layout on {self._server.endpoint}")
-            row = None if todo else conn.execute(lay.FIND_MIND, (self._mind,)).fetchone()
-        if todo:
+    def _open(self) -> None:
+        """One read for an existing mind: its directory row with the meta it opens with (the
+        layout checked once per pool and process); a new mind is created in one transaction."""
+        if self._server not in _LAYOUT_READY:
             self._migrate_layout()
+            _LAYOUT_READY.add(self._server)
+        keys = (TEXT_INDEX_KEY, EMBEDDING_DIM_KEY, self._mind)
+        row = self._read(lambda c: c.execute(lay.OPEN_MIND_ROW, keys).fetchone())
         if row is None:
             row = self._create_mind()
-        self._mind_id = int(row[0])
+        self._mind_id, text_index, dim = int(row[0]), row[1], row[2]
         self._where = (
             f"mind {self._mind!r} (id {self._mind_id}, shared layout on {self._server.endpoint})"
         )
+        if text_index != TEXT_INDEX_VERSION:  # postings of another tokenizer: rebuilt
+            with self._tx() as conn:
+                conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
+                self._ensure_postings(conn)
+        self._dim = int(dim) if dim else None
 
     def _migrate_layout(self) -> None:
+        """The layout's pending migrations, each in its own transaction under a lock."""
         while True:
             with self._tx() as conn:
                 conn.execute(sql.ADVISORY_LOCK, ("salience:shared-layout",))
@@ -152,13 +153,15 @@ class SharedPostgresStore(PostgresStore):
         with self._tx() as conn:
             conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
             row = conn.execute(lay.FIND_MIND, (self._mind,)).fetchone()
-            if row is not None:
-                return tuple(row)
+            if row is not None:  # another process created it meanwhile
+                keys = (TEXT_INDEX_KEY, EMBEDDING_DIM_KEY, self._mind)
+                return tuple(conn.execute(lay.OPEN_MIND_ROW, keys).fetchone())
             version = len(MIND_MIGRATIONS)
             (mid,) = conn.execute(lay.CREATE_MIND_ROW, (self._mind, version)).fetchone()
             conn.execute(lay.INIT_META, (mid, MIND_KEY, self._mind))
             conn.execute(lay.INIT_META, (mid, SCHEMA_VERSION_KEY, str(version)))
-            return (mid,)
+            conn.execute(lay.INIT_META, (mid, TEXT_INDEX_KEY, TEXT_INDEX_VERSION))  # no rows yet
+            return (mid, TEXT_INDEX_VERSION, None)
 
     def _pin_vectors(self, conn: psycopg.Connection, dim: int) -> None:
         """Nothing: the column stays `vector` (any dimension); a mind's own index comes with

@@ -176,12 +176,17 @@ class PostgresStore(
         self.hnsw_ef_construction = hnsw_ef_construction
         self._large = False  # sticky: the mind was seen above exact_search_max
         self._init_text()  # BM25 scorer and statistics (fulltext.py)
+        self._dim: int | None = None
+        self._open()
+
+    def _open(self) -> None:
+        """Migrate the mind, build its postings when missing, read its pinned dimension."""
         self._migrate()
         with self._tx() as conn:  # the postings are derived: built on open when missing
             conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
             self._ensure_postings(conn)
         info = self.embedding_info()
-        self._dim: int | None = info.dim if info else None
+        self._dim = info.dim if info else None
 
     @classmethod
     def open(cls, config: Config, mind: str) -> PostgresStore:
@@ -251,14 +256,16 @@ class PostgresStore(
         """A statement of `sql.py` as this layout runs it (here: as written)."""
         return template
 
-    def _checkout(self, conn: psycopg.Connection) -> None:
-        """What a borrowed connection needs before this store's statements (here: nothing)."""
+    def _begin(self, conn: psycopg.Connection) -> None:
+        """The first statement of each of this store's transactions (here: none)."""
 
     def _fragment(self, part: Any) -> psql.Composable:
         """A `{…}` slot's value: SQL as it is, or text (which may name this mind's `{s}`)."""
         if isinstance(part, psql.Composable):
             return part
-        return psql.SQL(part).format(s=self._ident) if "{s}" in part else psql.SQL(part)
+        if "{s}" in part:
+            return psql.SQL(self._text(part)).format(s=self._ident)
+        return psql.SQL(part)
 
     def _q(self, template: str, **parts: psql.Composable) -> psql.Composed:
         """`template` with this mind's schema (and the given fragments) filled in."""
@@ -279,9 +286,9 @@ class PostgresStore(
         try:
             with srv.pool.connection() as conn:
                 try:
-                    self._checkout(conn)
                     if tx:
                         with conn.transaction():
+                            self._begin(conn)
                             yield conn
                     else:
                         yield conn
@@ -346,7 +353,7 @@ class PostgresStore(
         return _memory(row)
 
     def _filter(self, flt: MemoryFilter | None) -> tuple[Any, list[Any]]:
-        return filter_clause(flt, self._ident)
+        return filter_clause(flt, self._ident, self._text)
 
     def _rows_deleted(self, run: Run, pks: list[int]) -> None:
         """Full-text statistics change (the postings go by cascade)."""
@@ -579,7 +586,7 @@ class PostgresStore(
         keys = list(dict.fromkeys(k for k in (normalize_entity(e) for e in entities) if k))
         if not keys or limit <= 0:
             return []
-        where, params = filter_clause(flt, self._ident)
+        where, params = self._filter(flt)
         q = self._q(sql.ENTITY_SEARCH, where=where)
         rows = self._read(lambda c: c.execute(q, (keys, keys, *params, limit)).fetchall())
         return [Candidate(id=r[0], rank=i, score=float(r[1])) for i, r in enumerate(rows, start=1)]

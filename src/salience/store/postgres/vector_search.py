@@ -20,7 +20,6 @@ from psycopg import sql as psql
 from ...errors import EmbedderMismatch, InvalidInput
 from ...models import Candidate, MemoryFilter
 from . import sql
-from .filters import filter_clause
 
 T = TypeVar("T")
 
@@ -49,6 +48,7 @@ class VectorSearchMixin:
     if TYPE_CHECKING:  # provided by PostgresStore
 
         def _q(self, template: str, **parts: psql.Composable) -> psql.Composed: ...
+        def _filter(self, flt: MemoryFilter | None) -> tuple[Any, list[Any]]: ...
         def _tx(self) -> AbstractContextManager[psycopg.Connection]: ...
         def _conn(self, *, tx: bool) -> AbstractContextManager[psycopg.Connection]: ...
         def _read(self, fn: Callable[[psycopg.Connection], T]) -> T: ...
@@ -207,7 +207,7 @@ class VectorSearchMixin:
             )
         if not np.isfinite(q).all():
             raise InvalidInput("query vector contains NaN or infinite values")
-        where, params = filter_clause(flt, self._ident)
+        where, params = self._filter(flt)
         rows: list[Any] | None = None
         if self._use_index(dim, exact):
             rows = self._read(lambda c: self._hnsw(c, q, dim, where, params, limit))
