@@ -4,6 +4,10 @@ mind (`store/postgres/shared_sql.py`) next to today's schema per mind, on one se
     python bench/scale_minds.py                                   # 1k,3k,10k minds x 50; 100,300 schemas
     python bench/scale_minds.py --minds 1000,10000 --schema-minds 100 --per-mind 50 [--dsn DSN]
 
+The first rows are the real store on the shared layout (`postgres_layout = "shared"`,
+`SharedPostgresStore`): minds created and filled through it, opened and searched through it;
+`--statements` adds the layout's own statements without the store (the first runs' rows).
+
 For each number of minds it reports the catalog (`pg_class` rows), the database size and the
 layout's heap / index bytes, opening a mind (p50 / p95 ms over random minds: the layout's
 directory row and embedder pin; schema per mind: `PostgresStore` on an existing mind), and a
@@ -216,6 +220,105 @@ def run_shared(dsn: str, steps: list[int], per_mind: int, samples: int, seed: in
     return rows
 
 
+def store_memories(rng: random.Random, n: int) -> list[Any]:
+    from salience.models import Memory, validate_memory
+
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    return [validate_memory(Memory(content=t, created_at=now, updated_at=now)) for t in texts(rng, n)]
+
+
+def _store_config(dsn: str) -> Any:
+    from pydantic import SecretStr
+
+    from salience.config import Config
+
+    return Config(backend="postgres", dsn=SecretStr(dsn), postgres_layout="shared",
+                  pg_pool_max=4, embedder="hash")
+
+
+def load_through_store(job: tuple[str, int, int, int, int]) -> float:
+    """Minds start..stop-1 created, pinned and filled through the store (one worker process);
+    returns the seconds it took."""
+    from salience.models import EmbeddingInfo
+    from salience.store import open_store
+    from salience.store.postgres import pool
+
+    dsn, start, stop, per_mind, seed = job
+    config = _store_config(dsn)
+    server = pool.acquire(dsn, pool_max=4)  # held: the pool outlives each store's close()
+    rng, nrng = random.Random(seed + start), np.random.default_rng(seed + start)
+    t0 = time.perf_counter()
+    try:
+        for i in range(start, stop):
+            s = open_store(config, f"m{i}")
+            s.pin_embedding(EmbeddingInfo("bench", DIM))
+            s.insert(store_memories(rng, per_mind), vectors(nrng, per_mind))
+            s.close()
+    finally:
+        pool.release(server)
+    return time.perf_counter() - t0
+
+
+def search_row(minds: int, load_s: float, open_ms: list[float], search_ms: list[float],
+               **extra: Any) -> dict[str, Any]:
+    return {
+        "minds": minds, **extra, "load_s": load_s,
+        "open_p50": pct(open_ms, 50), "open_p95": pct(open_ms, 95),
+        "search_p50": pct(search_ms, 50), "search_p95": pct(search_ms, 95),
+    }
+
+
+def run_store(dsn: str, steps: list[int], per_mind: int, samples: int, seed: int,
+              workers: int) -> list[dict]:
+    """The real store on the shared layout (`postgres_layout = "shared"`): every mind created,
+    pinned and filled through `SharedPostgresStore` (its postings, layers, index switch), then
+    random minds opened (`open_store(config, name)`: the pooled server, the layout check, the
+    directory row, the postings check, the pinned embedder) and searched like the schema rows
+    below. Loading runs in `workers` processes (each its own pool), ranges of 100 minds."""
+    from multiprocessing import get_context
+
+    from salience.store import open_store as open_any
+    from salience.store.postgres import pool
+
+    config = _store_config(dsn)
+    server = pool.acquire(dsn, pool_max=4)  # held: the pool outlives each store's close()
+    rows = []
+    try:
+        open_any(config, "m-first").drop_mind()  # the layout, before the workers race for it
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            rows.append({"minds": 0, **catalog(conn)})
+        done, rng, nrng = 0, random.Random(seed), np.random.default_rng(seed)
+        open_store = partial(open_any, config)
+        for target in steps:
+            t0 = time.perf_counter()
+            jobs = [(dsn, a, min(a + 100, target), per_mind, seed) for a in range(done, target, 100)]
+            with get_context("spawn").Pool(workers) as procs:
+                for k, _s in enumerate(procs.imap_unordered(load_through_store, jobs), start=1):
+                    if k % 10 == 0:
+                        print(f"  {done + 100 * k:,} minds ({time.perf_counter() - t0:.0f} s)",
+                              flush=True)
+            done = target
+            load_s = time.perf_counter() - t0
+            with psycopg.connect(dsn, autocommit=True) as conn:
+                conn.execute("ANALYZE")
+                cat, sizes = catalog(conn), layout_sizes(conn)
+            names = [f"m{rng.randrange(done)}" for _ in range(samples)]
+            opened: list[Any] = []
+            open_ms = timed_each(lambda n, out=opened: out.append(open_store(n)), names)
+            work = [
+                (st, q, texts(rng, 1)[0].split()[:3])
+                for st, q in zip(opened, vectors(nrng, samples), strict=True)
+            ]
+            search_ms = timed_each(lambda w: schema_search(*w), work)
+            for st in opened:
+                st.close()
+            rows.append(search_row(done, load_s, open_ms, search_ms, **cat, **sizes))
+            print(fmt_row("shared layout, the store", rows[-1]), flush=True)
+    finally:
+        pool.release(server)
+    return rows
+
+
 def schema_search(store: Any, q: np.ndarray, terms: Sequence[str]) -> None:
     """The same search on a schema-per-mind store: vector top-10, BM25 top-10, the rows."""
     hits = store.search_vector(q, limit=10)
@@ -255,11 +358,7 @@ def run_schemas(dsn: str, steps: list[int], per_mind: int, samples: int, seed: i
             search_ms = timed_each(lambda w: schema_search(*w), work)
             with psycopg.connect(dsn, autocommit=True) as conn:
                 cat = catalog(conn)
-            rows.append({
-                "minds": done, **cat, "load_s": load_s,
-                "open_p50": pct(open_ms, 50), "open_p95": pct(open_ms, 95),
-                "search_p50": pct(search_ms, 50), "search_p95": pct(search_ms, 95),
-            })
+            rows.append(search_row(done, load_s, open_ms, search_ms, **cat))
             print(fmt_row("schema per mind", rows[-1]), flush=True)
     finally:
         pool.release(server)
@@ -322,6 +421,9 @@ def main() -> None:
     ap.add_argument("--partitions", type=int, default=0)
     ap.add_argument("--large", type=int, default=0, help="also one mind of N memories")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--workers", type=int, default=3, help="processes loading the store")
+    ap.add_argument("--statements", action="store_true",
+                    help="also the layout's own statements (no store), as the first runs measured")
     ap.add_argument("--dsn", default=os.environ.get("SALIENCE_TEST_PG_DSN"))
     args = ap.parse_args()
     server = None
@@ -334,7 +436,7 @@ def main() -> None:
         dsn = server.dsn
     try:
         with psycopg.connect(dsn, autocommit=True) as conn:
-            for db in ("bench_shared", "bench_schemas"):
+            for db in ("bench_shared", "bench_schemas", "bench_store"):
                 conn.execute(f"DROP DATABASE IF EXISTS {db}")
                 conn.execute(f"CREATE DATABASE {db}")
         print(f"load average at start: {os.getloadavg()}")
@@ -343,7 +445,10 @@ def main() -> None:
         print("|---|---|---|---|---|---|---|---|---|")
         shared_dsn = make_conninfo(dsn, dbname="bench_shared")
         steps = [int(x) for x in args.minds.split(",") if x]
-        run_shared(shared_dsn, steps, args.per_mind, args.samples, args.seed, args.partitions)
+        run_store(make_conninfo(dsn, dbname="bench_store"), steps, args.per_mind, args.samples,
+                  args.seed, args.workers)
+        if args.statements:
+            run_shared(shared_dsn, steps, args.per_mind, args.samples, args.seed, args.partitions)
         if args.large:
             print(run_large(shared_dsn, args.large, args.seed, min(args.samples, 100)))
         sch = [int(x) for x in args.schema_minds.split(",") if x]

@@ -287,3 +287,41 @@ def test_a_mind_crossing_the_threshold_gets_its_index_and_loses_it_below_half(pg
         assert s.vector_index() is not None
     finally:
         s.drop_mind()
+
+
+def test_a_schema_mind_moves_to_the_shared_layout_by_export_and_restore(pg_dsn, tmp_path):
+    """The documented migration: `salience export` from the schema-per-mind layout, `salience
+    restore` into the shared one (vectors reused, no re-embedding), then the old schema
+    dropped; the same memories, vectors and search results on the other side."""
+    import io
+
+    from pydantic import SecretStr
+
+    from salience import Mind
+    from salience.config import Config
+    from salience.transfer import export_mind, restore_mind
+
+    base = Config(home=tmp_path, embedder="hash", backend="postgres", dsn=SecretStr(pg_dsn))
+    name = f"move{zlib.crc32(b'move')}"
+    old = Mind.open(name, config=base)
+    new = Mind.open(name, config=base.model_copy(update={"postgres_layout": "shared"}))
+    try:
+        assert old.store.schema != new.store.schema  # two stores of one name, side by side
+        for i in range(12):
+            old.add(f"note {i}: the garden gate in Lisbon needs oil", tags=[f"t{i % 3}"])
+        buf = io.StringIO()
+        export_mind(old, buf)
+        summary = restore_mind(new, io.StringIO(buf.getvalue()))
+        assert summary.reembedded == 0
+        mine = sorted((m.to_dict() for m, _ in old.store.iter_memories()), key=lambda d: d["id"])
+        got = sorted((m.to_dict() for m, _ in new.store.iter_memories()), key=lambda d: d["id"])
+        assert got == mine
+        query = "garden gate oil"
+        assert [h.memory.id for h in new.search(query, limit=5, feedback=False)] == [
+            h.memory.id for h in old.search(query, limit=5, feedback=False)
+        ]
+    finally:
+        old.store.drop_mind()
+        old.close()
+        new.store.drop_mind()
+        new.close()

@@ -104,8 +104,10 @@ class FullTextMixin:
         now = time.monotonic()
         st = self._bm25_stats
         if st is None or now - st[0] > STATS_TTL_S or len(st[3]) > _DF_CACHE:
-            n, total = c.execute(self._q(sql.TEXT_TOTALS)).fetchone()
-            st = self._bm25_stats = (now, int(n), float(total), {})
+            rows = c.execute(self._q(sql.TEXT_STATS), (list(terms),)).fetchall()
+            n, total = next((r[1], r[2]) for r in rows if r[0] is None)
+            got = {str(r[0]): int(r[1]) for r in rows if r[0] is not None}
+            st = self._bm25_stats = (now, int(n), float(total), {t: got.get(t, 0) for t in terms})
         df = st[3]
         missing = [t for t in terms if t not in df]
         if missing:

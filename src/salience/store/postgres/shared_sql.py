@@ -709,9 +709,12 @@ INIT_META = (
 #: the mind of a write transaction (its views' rows; transaction-local: a session outside a
 #: write transaction has no mind, and a statement on a view fails there)
 SET_MIND_LOCAL = f"SELECT set_config('{MIND_SETTING}', %s, true)"
-#: open a mind: its id with the meta it opens with (params: text_index key, dim key, name)
+#: open a mind: its id with the meta it opens with, and whether its own HNSW index is built
+#: (params: text_index key, dim key, name)
 OPEN_MIND_ROW = (
-    f"SELECT m.mind_id, t.value, d.value FROM {SCHEMA}.minds m "
+    f"SELECT m.mind_id, t.value, d.value, coalesce((SELECT i.indisvalid "
+    f"FROM pg_catalog.pg_index i WHERE i.indexrelid = "
+    f"to_regclass('{SCHEMA}.memories_hnsw_m' || m.mind_id)), false) FROM {SCHEMA}.minds m "
     f"LEFT JOIN {SCHEMA}.meta t ON t.mind_id = m.mind_id AND t.key = %s "
     f"LEFT JOIN {SCHEMA}.meta d ON d.mind_id = m.mind_id AND d.key = %s WHERE m.name = %s"
 )

@@ -33,6 +33,7 @@ the layout holds.
 
 from __future__ import annotations
 
+import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +61,9 @@ if TYPE_CHECKING:
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_shared_layout", (*lay.layout_ddl(), *lay.views_ddl())),
 )
+#: how long a search trusts "no index of its own" (this process's own builds and drops update
+#: it at once; another process's build is seen within this time, searches are exact meanwhile)
+INDEX_RECHECK_S = 30.0
 AUTO_INDEX_KEY = "vector_index_auto"  # meta: "off" after drop_vector_index (a bulk load)
 
 #: the servers (pools) whose database this process has seen the layout complete on
@@ -74,6 +78,7 @@ class SharedPostgresStore(PostgresStore):
     def __init__(self, server: pool.Server, mind: str, **kw: Any) -> None:
         self._mind_id: int | None = None
         self._indexed = False  # sticky: the mind's own HNSW index was seen valid
+        self._index_seen_at = -INDEX_RECHECK_S  # when a search last looked for it
         super().__init__(server, mind, **kw)
 
     @classmethod
@@ -119,6 +124,7 @@ class SharedPostgresStore(PostgresStore):
         if row is None:
             row = self._create_mind()
         self._mind_id, text_index, dim = int(row[0]), row[1], row[2]
+        self._indexed, self._index_seen_at = bool(row[3]), time.monotonic()
         self._where = (
             f"mind {self._mind!r} (id {self._mind_id}, shared layout on {self._server.endpoint})"
         )
@@ -161,7 +167,7 @@ class SharedPostgresStore(PostgresStore):
             conn.execute(lay.INIT_META, (mid, MIND_KEY, self._mind))
             conn.execute(lay.INIT_META, (mid, SCHEMA_VERSION_KEY, str(version)))
             conn.execute(lay.INIT_META, (mid, TEXT_INDEX_KEY, TEXT_INDEX_VERSION))  # no rows yet
-            return (mid, TEXT_INDEX_VERSION, None)
+            return (mid, TEXT_INDEX_VERSION, None, False)
 
     def _pin_vectors(self, conn: psycopg.Connection, dim: int) -> None:
         """Nothing: the column stays `vector` (any dimension); a mind's own index comes with
@@ -269,7 +275,10 @@ class SharedPostgresStore(PostgresStore):
             return False
         if exact is False or self._indexed:
             return True
-        self._indexed = self._read(lambda c: bool((r := self._index_row(c)) and r[0]))
+        now = time.monotonic()
+        if now - self._index_seen_at > INDEX_RECHECK_S:  # another process may have built it
+            self._indexed = self._read(lambda c: bool((r := self._index_row(c)) and r[0]))
+            self._index_seen_at = now
         return self._indexed
 
     def _index_walk(
