@@ -259,6 +259,65 @@ def load_through_store(job: tuple[str, int, int, int, int]) -> float:
     return time.perf_counter() - t0
 
 
+def bulk_store_rows(dsn: str, start: int, stop: int, per_mind: int, seed: int) -> None:
+    """Minds start..stop-1 written in one transaction as the store writes a mind of plain
+    memories (no sessions, entities or graph): directory rows, meta (owner, schema version,
+    text-index version, pinned embedder), memory rows encoded by the store's own encoder
+    (`postgres.store._params`), BM25 postings by the store's tokenizer (`bm25.postings_rows`)
+    and lengths — by COPY, since the store's path costs ~0.2 s of CPU per mind (3 processes
+    got ~25 % of a core on this shared machine: 10,000 minds would have taken ~2 h)."""
+    from salience.store import bm25
+    from salience.store.base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
+    from salience.store.postgres import sql as pg_sql
+    from salience.store.postgres.fulltext import TEXT_INDEX_KEY, TEXT_INDEX_VERSION
+    from salience.store.postgres.migrations import MIGRATIONS
+    from salience.store.postgres.store import MIND_KEY, _params
+
+    rng, nrng = random.Random(seed + start), np.random.default_rng(seed + start)
+    names = [f"m{i}" for i in range(start, stop)]
+    version = str(len(MIGRATIONS))
+    with psycopg.connect(dsn, autocommit=True) as conn, conn.transaction():
+        register_vector(conn)
+        with conn.cursor() as cur, cur.copy(
+            "COPY salience.minds (name, schema_version) FROM STDIN"
+        ) as cp:
+            for n in names:
+                cp.write_row((n, version))
+        ids = dict(conn.execute("SELECT name, mind_id FROM salience.minds WHERE name = ANY(%s)",
+                                (names,)).fetchall())
+        with conn.cursor() as cur, cur.copy(
+            "COPY salience.meta (mind_id, key, value) FROM STDIN"
+        ) as cp:
+            for n in names:
+                for key, value in ((MIND_KEY, n), (SCHEMA_VERSION_KEY, version),
+                                   (TEXT_INDEX_KEY, TEXT_INDEX_VERSION),
+                                   (EMBEDDING_MODEL_KEY, "bench"), (EMBEDDING_DIM_KEY, str(DIM))):
+                    cp.write_row((ids[n], key, value))
+        cols = ", ".join(pg_sql._WRITE)
+        with conn.cursor() as cur, cur.copy(
+            f"COPY salience.memories (mind_id, {cols}, embedding) FROM STDIN (FORMAT BINARY)"
+        ) as cp:
+            cp.set_types(["int8", *pg_sql.COPY_TYPES, "vector"])
+            for n in names:
+                vecs = vectors(nrng, per_mind)
+                for k, m in enumerate(store_memories(rng, per_mind)):
+                    cp.write_row((ids[n], *_params(m), vecs[k]))
+        rows = conn.execute(
+            "SELECT mind_id, pk, content, summary, entities FROM salience.memories "
+            "WHERE mind_id = ANY(%s)", (list(ids.values()),)).fetchall()
+        with conn.cursor() as cur:
+            with cur.copy("COPY salience.memory_terms (mind_id, term, pk, tf, len) FROM STDIN") as cp:
+                lengths = []
+                for mid, pk, content, summary, entities in rows:
+                    post, length = bm25.postings_rows(int(pk), content, summary or "", entities)
+                    lengths.append((mid, pk, length))
+                    for r in post:
+                        cp.write_row((mid, *r))
+            with cur.copy("COPY salience.memory_lengths (mind_id, pk, len) FROM STDIN") as cp:
+                for r in lengths:
+                    cp.write_row(r)
+
+
 def search_row(minds: int, load_s: float, open_ms: list[float], search_ms: list[float],
                **extra: Any) -> dict[str, Any]:
     return {
@@ -269,12 +328,13 @@ def search_row(minds: int, load_s: float, open_ms: list[float], search_ms: list[
 
 
 def run_store(dsn: str, steps: list[int], per_mind: int, samples: int, seed: int,
-              workers: int) -> list[dict]:
+              workers: int, through_store: int) -> list[dict]:
     """The real store on the shared layout (`postgres_layout = "shared"`): every mind created,
     pinned and filled through `SharedPostgresStore` (its postings, layers, index switch), then
     random minds opened (`open_store(config, name)`: the pooled server, the layout check, the
     directory row, the postings check, the pinned embedder) and searched like the schema rows
-    below. Loading runs in `workers` processes (each its own pool), ranges of 100 minds."""
+    below. The first `through_store` minds are loaded through the store in `workers` processes
+    (each its own pool), the others by `bulk_store_rows` (the store's rows, by COPY)."""
     from multiprocessing import get_context
 
     from salience.store import open_store as open_any
@@ -291,12 +351,17 @@ def run_store(dsn: str, steps: list[int], per_mind: int, samples: int, seed: int
         open_store = partial(open_any, config)
         for target in steps:
             t0 = time.perf_counter()
-            jobs = [(dsn, a, min(a + 100, target), per_mind, seed) for a in range(done, target, 100)]
-            with get_context("spawn").Pool(workers) as procs:
-                for k, _s in enumerate(procs.imap_unordered(load_through_store, jobs), start=1):
-                    if k % 10 == 0:
-                        print(f"  {done + 100 * k:,} minds ({time.perf_counter() - t0:.0f} s)",
-                              flush=True)
+            through = min(target, through_store) - min(done, through_store)
+            if through > 0:  # the first minds through the store itself
+                jobs = [(dsn, a, min(a + 20, done + through), per_mind, seed)
+                        for a in range(done, done + through, 20)]
+                with get_context("spawn").Pool(workers) as procs:
+                    list(procs.imap_unordered(load_through_store, jobs))
+                print(f"  {done + through:,} minds through the store "
+                      f"({time.perf_counter() - t0:.0f} s)", flush=True)
+                done += through
+            for a in range(done, target, 500):
+                bulk_store_rows(dsn, a, min(a + 500, target), per_mind, seed)
             done = target
             load_s = time.perf_counter() - t0
             with psycopg.connect(dsn, autocommit=True) as conn:
@@ -422,6 +487,8 @@ def main() -> None:
     ap.add_argument("--large", type=int, default=0, help="also one mind of N memories")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--workers", type=int, default=3, help="processes loading the store")
+    ap.add_argument("--through-store", type=int, default=200,
+                    help="minds loaded through the store; the rest in its row format by COPY")
     ap.add_argument("--statements", action="store_true",
                     help="also the layout's own statements (no store), as the first runs measured")
     ap.add_argument("--dsn", default=os.environ.get("SALIENCE_TEST_PG_DSN"))
@@ -446,7 +513,7 @@ def main() -> None:
         shared_dsn = make_conninfo(dsn, dbname="bench_shared")
         steps = [int(x) for x in args.minds.split(",") if x]
         run_store(make_conninfo(dsn, dbname="bench_store"), steps, args.per_mind, args.samples,
-                  args.seed, args.workers)
+                  args.seed, args.workers, args.through_store)
         if args.statements:
             run_shared(shared_dsn, steps, args.per_mind, args.samples, args.seed, args.partitions)
         if args.large:
