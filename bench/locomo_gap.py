@@ -43,6 +43,29 @@ def weighted(rows: list[dict[str, Any]], like: list[dict[str, Any]], key: Any, m
     return sum(statistics.fmean(by[k]) * n for k, n in target.items() if k in by) / total
 
 
+MIX = "mix"
+
+
+def gap_parts(
+    lo: list[dict[str, Any]], hi: list[dict[str, Any]], key: Any, metric: str
+) -> dict[Any, tuple[float, float, float]]:
+    """The gap mean(lo) − mean(hi) of `metric` split by stratum (`key(row)`): stratum ->
+    (lo's mean, hi's mean, hi's share of questions × the difference); the `MIX` entry is
+    what the strata's different shares add (Σ (lo's share − hi's share) × lo's mean). The
+    parts sum to the gap exactly. Pure."""
+    out: dict[Any, tuple[float, float, float]] = {}
+    mix = 0.0
+    for k in {key(r) for r in lo} | {key(r) for r in hi}:
+        a = [r[metric] for r in lo if key(r) == k]
+        b = [r[metric] for r in hi if key(r) == k]
+        ma = statistics.fmean(a) if a else 0.0
+        mb = statistics.fmean(b) if b else 0.0
+        out[k] = (ma, mb, len(b) / len(hi) * (ma - mb))
+        mix += (len(a) / len(lo) - len(b) / len(hi)) * ma
+    out[MIX] = (0.0, 0.0, mix)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results", type=Path)
@@ -99,6 +122,19 @@ def main(argv: list[str] | None = None) -> int:
             a, b = (statistics.fmean(r[m] for r in a_rows), statistics.fmean(r[m] for r in b_rows))
             line += [f"{a:.3f}", f"{b:.3f}", f"{a - b:+.3f}"]
         print("| " + " | ".join(line) + " |")
+    print()
+    print("| category | 0–4 n | 5–9 n | 0–4 R@10 | 5–9 R@10 | its share of the R@10 gap | "
+          "0–4 R@5 | 5–9 R@5 | its share of the R@5 gap |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    parts = {m: gap_parts(lo, hi, keys["category"], m) for m in METRICS}
+    for k in sorted(parts["R@10"], key=str):
+        cells = [locomo.CATEGORIES.get(k, str(k)) if k != MIX else "the mix of categories"]
+        n_a, n_b = (sum(keys["category"](r) == k for r in x) for x in (lo, hi))
+        cells += [str(n_a), str(n_b)] if k != MIX else ["", ""]
+        for m in METRICS:
+            a, b, share = parts[m][k]
+            cells += ["", "", f"{share:+.3f}"] if k == MIX else [f"{a:.3f}", f"{b:.3f}", f"{share:+.3f}"]
+        print("| " + " | ".join(cells) + " |")
     print()
     print("| stratum | 0–4 n | 0–4 R@10 | 5–9 n | 5–9 R@10 |")
     print("|---|---|---|---|---|")

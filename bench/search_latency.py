@@ -37,14 +37,21 @@ BATCH = 1000
 
 
 def variants() -> dict[str, object]:
-    """The default and the default without each issue-15 stage that costs reads (a tree
-    whose `SearchConfig` predates a stage runs the default alone)."""
+    """The default and the default without each stage added since issue 15 began that costs
+    reads: the neighbouring-turn context (issue 15) and `update_first` (issue 14). A tree whose
+    default lacks a stage runs the default alone."""
     from salience.search.config import SearchConfig, get_preset
 
     b = get_preset("relevance")
     out: dict[str, object] = {"relevance (default)": b}
-    if "context_window" in {f.name for f in fields(SearchConfig)}:
+    have = {f.name for f in fields(SearchConfig)}
+    if "context_window" in have and b.context_window > 0:
         out["relevance, no context"] = replace(b, name="relevance-no-context", context_window=0)
+    if "update_first" in have and b.update_first:  # issue 14's stage, to tell the costs apart
+        out["relevance, no update_first"] = replace(b, name="relevance-no-update-first",
+                                                     update_first=False)
+    if len(out) == 1:  # an older tree: its default twice, so the run shows its noise
+        out["relevance (default), again"] = b
     return out
 
 

@@ -247,7 +247,8 @@ def main() -> None:
                          "mid-soak and turns the writes of a tenant into 429s)")
     ap.add_argument("--trace", type=Path, default=None,
                     help="memory probes in the server: each sample appends its Python and SQLite "
-                         "heaps and cache fill to TRACE/trace.txt (bench/_traced_serve.py)")
+                         "heaps, cache fill, vector-index sizes and malloc stats to "
+                         "TRACE/trace.txt, and the end a malloc_trim (bench/_traced_serve.py)")
     args = ap.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="salience-soak-"))
@@ -309,6 +310,8 @@ def main() -> None:
         print("| elapsed (s) | requests | p95 ms | 5xx | RSS MB | open fds | memories | load avg |")
         print("|---:|---:|---:|---:|---:|---:|---:|---:|")
         rows = []
+        loads: list[float] = []
+        rss = 0.0
         start = time.monotonic()
         tick = 0
         while any(t.is_alive() for t in threads):
@@ -321,11 +324,17 @@ def main() -> None:
                 server.send_signal(signal.SIGUSR1)
             five = sum(n for code, n in w.status.items() if code >= 500)
             rows.append((len(w.latencies), p95(w.latencies), five, rss, fds))
+            loads.append(float(load_average()))
             print(f"| {time.monotonic() - start:.0f} | {len(w.latencies)} | {p95(w.latencies):.0f} | {five} | "
-                  f"{rss:.0f} | {fds} | {memory_count(base, keys, minds)} | {load_average()} |",
+                  f"{rss:.0f} | {fds} | {memory_count(base, keys, minds)} | {loads[-1]} |",
                   flush=True)
         for t in threads:
             t.join()
+        if args.trace is not None:  # what the allocator held free: malloc_trim(0), RSS after
+            server.send_signal(signal.SIGUSR2)
+            time.sleep(2)
+            print(f"after malloc_trim(0) in the server: RSS {proc_stats(server.pid)[0]:.0f} MB "
+                  f"(was {rss:.0f}; {args.trace}/trace.txt has its malloc lines)")
         lost = 0
         with httpx.Client(base_url=base, timeout=60) as c:
             key_of = dict(zip(minds, keys, strict=True))
@@ -342,6 +351,9 @@ def main() -> None:
               f"minds created by the creating tenant {s.created} (then refused {s.refused_creates}"
               " times: tenant_max_minds 40)")
         if rows:
+            p95s = sorted(r[1] for r in rows)
+            print(f"p95 ms per sample: min {p95s[0]:.0f} / median {p95s[len(p95s) // 2]:.0f} / "
+                  f"max {p95s[-1]:.0f}; load average {min(loads)}-{max(loads)}")
             print(f"RSS first/last sample {rows[0][3]:.0f}/{rows[-1][3]:.0f} MB, open fds "
                   f"first/last {rows[0][4]}/{rows[-1][4]} (max {max(r[4] for r in rows)})")
     finally:

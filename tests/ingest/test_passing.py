@@ -62,3 +62,58 @@ def test_search_shows_the_message_or_its_fact_not_both(heuristic_mind, clock) ->
     sources = [h.memory.related_ids[0] if PASSING_TAG in h.memory.tags else h.memory.id
                for h in hits]
     assert len(sources) == len(set(sources)) and hits
+
+
+TWO_NEWS = (
+    "Sorry for the radio silence, it has been a chaotic month. I moved to Vienna last week, the "
+    "flat is small but lovely. I also started a new job at Siemens on Monday, mostly embedded "
+    "work. The weather has been grey and cold and the trams are always full in the mornings. "
+    "Anyway, tell me how the garden project is going, I want photos of the new fence, and say "
+    "hello to everyone at the allotment from me."
+)
+
+
+def test_two_facts_of_one_message_are_two_statements(heuristic_mind) -> None:
+    from salience.search.pipeline import _dedup
+
+    mind = heuristic_mind
+    mind.remember_turn(TWO_NEWS, "Congratulations on both!", defer=False)
+    mems = {m.id: m for m in mind.list(MemoryFilter(), limit=50)}
+    facts = [m.id for m in mems.values() if PASSING_TAG in m.tags]
+    assert len(facts) == 2
+    message = mems[facts[0]].related_ids[0]
+    ranked = [(i, 1.0 - k / 10, {}) for k, i in enumerate([*facts, message])]
+    assert [r[0] for r in _dedup(ranked, mems)] == facts  # the message: not below its facts
+    ranked = [(i, 1.0 - k / 10, {}) for k, i in enumerate([message, *facts])]
+    assert [r[0] for r in _dedup(ranked, mems)] == [message]  # nor they below it
+
+
+PARTY = (
+    "Pasting the venue's reply so you have it: they can hold the main hall for 48 hours, "
+    "catering is per head with a minimum of 40 guests and parking is limited. I started a "
+    "history of the Hanseatic League on the train, surprisingly gripping. We went up to the "
+    "lake on Saturday and the kids swam. Also finance came back and the budget for the summer "
+    "party is now 4,500, so we can afford the caterer. Let me know what you think."
+)
+
+
+def test_a_sentence_that_replaces_what_the_mind_holds_is_chosen_first() -> None:
+    held = ["The budget for the summer party is 3,000 pounds."]
+    from salience.llm.heuristic.contradiction import contradicts
+
+    chosen = passing_statements(PARTY, replaces=lambda s: bool(contradicts(s, held)))
+    assert any(s.startswith("Also finance came back") for s in chosen)
+    assert not any("lake" in s for s in chosen)  # going somewhere is no change
+    # without the mind's word, a sentence on a thing ("the summer party") is no life slot
+    assert not any(s.startswith("Also finance") for s in passing_statements(PARTY))
+
+
+def test_the_live_loop_keeps_what_a_long_message_updates(heuristic_mind, clock) -> None:
+    mind = heuristic_mind
+    old = mind.remember_turn("The budget for the summer party is 3,000 pounds.", "Noted.",
+                             defer=False)
+    clock.advance(days=20)
+    mind.remember_turn(PARTY, "Great news about the caterer.", defer=False)
+    facts = [m for m in mind.list(MemoryFilter(), limit=50) if PASSING_TAG in m.tags]
+    assert any("4,500" in f.content for f in facts)
+    assert mind.get(old.id).superseded_by is not None  # superseded, never deleted

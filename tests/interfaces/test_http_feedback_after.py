@@ -1,4 +1,4 @@
-"""The HTTP search route answers first and records its retrieval feedback after the response,
+"""The HTTP search, prefetch and recall routes answer first and record its retrieval feedback after the response,
 in the same process (issue 21 item 1): over loopback HTTP, with the mind's
 `record_retrievals` held at a gate, the response arrives while the bump is not written; the
 bump lands once the gate opens. A drop or shutdown of the mind meanwhile raises nothing: a
@@ -73,8 +73,8 @@ class Gate:
         self.opened.set()
 
 
-def _memory(client: httpx.Client, h: dict[str, str]) -> dict[str, Any]:
-    items = client.get("/v1/minds/m/memories", headers=h).json()["items"]
+def _memory(client: httpx.Client, h: dict[str, str], mind: str = "m") -> dict[str, Any]:
+    items = client.get(f"/v1/minds/{mind}/memories", headers=h).json()["items"]
     assert len(items) == 1
     return dict(items[0])
 
@@ -104,6 +104,44 @@ def test_the_bump_is_written_after_the_response(tmp_path: Path) -> None:
                         headers=h)
         assert r.status_code == 200 and pool.settle(60)
         assert _memory(client, h)["retrieval_count"] == 1
+
+
+@pytest.mark.parametrize("route", ["prefetch", "recall"])
+def test_prefetch_and_recall_answer_before_their_bumps(tmp_path: Path, route: str) -> None:
+    """Prefetch and multi-mind recall answer first too: the response arrives while every
+    searched mind's bump is held at its gate; each mind's hits are bumped once it opens (a
+    read key's call schedules nothing)."""
+    with server(tmp_path / "home") as (app, client, h):
+        pool: MindPool = app.state.pool
+        assert client.post("/v1/minds", json={"name": "w"}, headers=h).status_code == 201
+        r = client.post("/v1/minds/w/memories", headers=h,
+                        json={"content": "Maya's penicillin allergy is on file", "salience": 2.0})
+        assert r.status_code == 201
+        minds = ["m", "w"] if route == "recall" else ["m"]
+        gates = [Gate(pool.get(n, "t").store) for n in minds]
+        body: dict[str, Any] = (
+            {"query": "penicillin allergy", "minds": ["w"]} if route == "recall"
+            else {"messages": ["planning Maya's trip"], "current": "penicillin allergy?"}
+        )
+        r = client.post(f"/v1/minds/m/{route}", json=body, headers=h)
+        assert r.status_code == 200 and len(r.json()["hits"]) == len(minds), r.text
+        # the response is here and no mind's write has run: none was on the hot path
+        assert not any(g.done.is_set() for g in gates)
+        assert all(_memory(client, h, n)["retrieval_count"] == 0 for n in minds)
+        for g in gates:
+            g.open()
+        assert pool.settle(60)
+        assert [g.results for g in gates] == [[1]] * len(minds)
+        for n in minds:
+            after = _memory(client, h, n)
+            assert after["retrieval_count"] == 1 and after["salience"] > 2.0, n
+        # a read key's prefetch / recall records nothing
+        db: ServerDB = app.state.server_db
+        read, _ = db.create_key(scope="read", tenant="t")
+        rh = {"Authorization": f"Bearer {read}"}
+        assert client.post(f"/v1/minds/m/{route}", json=body, headers=rh).status_code == 200
+        assert pool.settle(60)
+        assert all(_memory(client, h, n)["retrieval_count"] == 1 for n in minds)
 
 
 def _wait_for(flag: Any) -> None:

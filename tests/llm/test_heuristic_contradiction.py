@@ -138,6 +138,9 @@ def _email(subject: str, sender: str, body: str) -> str:
 
 
 ISSUE_COMPATIBLE = [
+    # "he" after a named caller is the caller, not the user
+    ("Dmitri called, he's moved to Lisbon.", "I live in Prague."),
+    ("Tom and I moved to Leeds last year.", "Tom's sister lives in York."),
     # a deadline belongs to its thing: the budget draft's is not the design review's
     ("Please review the quarterly budget draft. The deadline is 12 May.",
      "Here are the notes from the design review. The deadline is 3 June."),
@@ -184,6 +187,8 @@ ISSUE_UPDATES = [
     ("I'm not vegan anymore, I eat cheese again.", "I'm vegan."),
     ("I don't work at the Tate anymore, I got a job at the British Museum.",
      "I work at the Tate Modern."),
+    ("the rent is now sixteen hundred a month", "My rent is 1,400 a month."),
+    ("my commute is now twenty-five minutes", "My commute is 45 minutes."),
     # things: schedules, deadlines, budgets, prices of the same thing
     ("Yoga moved to Thursdays.", "My yoga class is on Tuesdays."),
     ("The grant report deadline got pushed to 26 May.", "The grant report is due on 12 May."),
@@ -193,7 +198,12 @@ ISSUE_UPDATES = [
      "The team offsite budget is 5,000."),
     ("The dentist rescheduled my appointment to 19 March.",
      "My dentist appointment is on 12 March."),
+    ("The steering group agreed to push the migration deadline to the end of September.",
+     "The migration has to be finished by 30 June."),
     # people, roles, relationships, decisions
+    ("Dmitri called, he's moved to Lisbon for his girlfriend's job.", "My friend Dmitri lives in Prague."),
+    ("Priya texted, she moved to Leeds.", "Priya lives in York."),
+    ("we got the keys on friday and we're properly living in Sheffield now", "We live in Leeds."),
     ("Priya left, so my new manager is Tom.", "My manager is Priya."),
     ("Hannah moved teams, so Oliver manages me now.", "My line manager is Hannah."),
     ("Anna and I broke up.", "My girlfriend is Anna."),
@@ -363,3 +373,17 @@ def test_lower_case_writers_name_known_places() -> None:
     assert residence("i live in fear of spiders") == []
     assert residence("i went to paris last week") == []
     assert HeuristicBrain().contradicts("i live in hamburg now", ["I live in Munich."]) == [0]
+
+
+@pytest.mark.parametrize(("text", "digits"), [
+    ("the rent is now sixteen hundred a month", "the rent is now 1600 a month"),
+    ("twenty-five minutes", "25 minutes"), ("about twenty two thousand", "about 22000"),
+    ("a hundred and fifty quid", "150 quid"), ("forty km a week", "40 km a week"),
+    ("one thousand six hundred", "1600"),
+    # one to twelve alone stay words: a pronoun, and the count patterns read them
+    ("the blue one", "the blue one"), ("two kids", "two kids"), ("one or two", "one or two"),
+])
+def test_numbers_written_in_words_are_read_as_numbers(text: str, digits: str) -> None:
+    from salience.llm.heuristic.claim_values import digits_for_words
+
+    assert digits_for_words(text) == digits

@@ -1,6 +1,7 @@
 """Issue 17 item 3: maintenance killed (SIGKILL, in a child process) at exact points inside
 each step, then rerun at the same instant, ends where one uninterrupted run ends — same
-surviving memories, same saliences, patches merged once. On an SQLite file.
+surviving memories, same saliences, patches merged once. On an SQLite file (every point) and a
+PostgreSQL schema (the issue's two windows: before the prune, inside a P-frame merge).
 
 Kill points are placed by wrapping the child's store methods (no hooks in the library).
 """
@@ -11,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -36,9 +38,9 @@ CHILD = textwrap.dedent(
     from salience.maintenance import job
     from salience.mind import Mind
 
-    home, db, point, when = sys.argv[1:5]
-    mind = Mind.open(Path(db), config=Config(home=Path(home), embedder="hash"),
-                     clock=FrozenClock(datetime.fromisoformat(when)))
+    home, db, point, when, dsn = sys.argv[1:6]
+    mind = Mind.open(Path(db) if not dsn else db, config=Config(home=Path(home), embedder="hash"),
+                     clock=FrozenClock(datetime.fromisoformat(when)), dsn=dsn or None)
     store = mind.store
 
     def die():
@@ -86,9 +88,13 @@ POINTS = [
 ]
 
 
-def _build(db: Path, home: Path) -> None:
-    cfg = Config(home=home, embedder="hash")
-    with Mind.open(db, config=cfg, clock=FrozenClock(T0)) as m:
+def _open(db: Path | str, home: Path, dsn: str | None = None, **kw: object) -> Mind:
+    """The mind under test: an SQLite file (`db` a path) or a PostgreSQL schema (`db` a name)."""
+    return Mind.open(db, config=Config(home=home, embedder="hash"), dsn=dsn, **kw)  # type: ignore[arg-type]
+
+
+def _build(db: Path | str, home: Path, dsn: str | None = None) -> None:
+    with _open(db, home, dsn, clock=FrozenClock(T0)) as m:
         m.add_many([f"an ordinary note {i} about the harbour" for i in range(40)])
         m.add_many(
             [{"content": f"a temporary reminder {i}", "importance": "temporary", "salience": 9}
@@ -108,9 +114,9 @@ def _build(db: Path, home: Path) -> None:
         )
 
 
-def _state(db: Path, home: Path) -> tuple[dict[str, float], int, int]:
+def _state(db: Path | str, home: Path, dsn: str | None = None) -> tuple[dict[str, float], int, int]:
     """(content -> salience of every memory, P-frames of s1, I-frames of s1)."""
-    with Mind.open(db, config=Config(home=home, embedder="hash")) as m:
+    with _open(db, home, dsn) as m:
         rows = m.list(limit=10_000, include_superseded=True) if _takes_superseded(m) else m.list(
             limit=10_000
         )
@@ -126,9 +132,16 @@ def _takes_superseded(m: Mind) -> bool:
     return "include_superseded" in inspect.signature(m.list).parameters
 
 
-def _maintain(db: Path, home: Path) -> None:
-    with Mind.open(db, config=Config(home=home, embedder="hash"), clock=FrozenClock(T_RUN)) as m:
+def _maintain(db: Path | str, home: Path, dsn: str | None = None) -> None:
+    with _open(db, home, dsn, clock=FrozenClock(T_RUN)) as m:
         m.maintain()
+
+
+def _planned(db: Path | str, home: Path, dsn: str | None = None) -> dict[str, float]:
+    """id -> the salience one run at T_RUN gives each memory it decays or regresses."""
+    with _open(db, home, dsn, clock=FrozenClock(T_RUN)) as m:
+        plan = m.maintain(dry_run=True)
+    return {c.id: round(c.salience_after, 9) for c in [*plan.decayed, *plan.regressed]}
 
 
 @pytest.fixture(scope="module")
@@ -136,9 +149,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, tup
     base = tmp_path_factory.mktemp("windows")
     home, db = base / "home", base / "seed.db"
     _build(db, home)
-    with Mind.open(db, config=Config(home=home, embedder="hash"), clock=FrozenClock(T_RUN)) as m:
-        plan = m.maintain(dry_run=True)
-    planned = {c.id: round(c.salience_after, 9) for c in [*plan.decayed, *plan.regressed]}
+    planned = _planned(db, home)
     clean = base / "clean.db"
     shutil.copy(db, clean)
     _maintain(clean, home)
@@ -149,29 +160,64 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, tup
 def test_maintenance_killed_inside_a_step_then_rerun_equals_one_run(
     point: str, reference: tuple[Path, Path, tuple], tmp_path: Path
 ) -> None:
-    seed, home, expected = reference
+    seed, home, (expected, planned) = reference
     db = tmp_path / "m.db"
     shutil.copy(seed, db)
+    _kill_inside(point, db, home, None, planned)
+    _rerun_equals(expected, db, home, None)
+
+
+@pytest.mark.slow
+def test_maintenance_killed_twice_inside_steps_postgres(
+    pg_dsn: str, reference: tuple[Path, Path, tuple], tmp_path: Path
+) -> None:
+    """The issue's two windows on a PostgreSQL schema: maintenance killed before its prune, the
+    rerun killed between a P-frame merge's insert and its deletes, then run to the end — where
+    one clean run ends on SQLite (saliences by content: the same arithmetic on both backends;
+    one schema built, as creating one costs seconds)."""
+    _, _, (expected, _) = reference
+    home, name = tmp_path / "home", f"cw-{uuid.uuid4().hex[:8]}"
+    try:
+        _build(name, home, pg_dsn)
+        planned = _planned(name, home, pg_dsn)
+        for point in ("before-prune", "merge-insert-then-kill"):
+            _kill_inside(point, name, home, pg_dsn, planned)
+        _rerun_equals(expected, name, home, pg_dsn)
+    finally:
+        with _open(name, home, pg_dsn) as m:
+            m.store.drop_mind()  # type: ignore[attr-defined]
+
+
+def _kill_inside(
+    point: str, db: Path | str, home: Path, dsn: str | None, planned: dict[str, float]
+) -> None:
+    """A child's `maintain()` at T_RUN, SIGKILLed at `point`; then, if the run time was
+    recorded, every memory still there carries its decayed salience (also those the run was
+    about to delete)."""
     r = subprocess.run(
-        [sys.executable, "-c", CHILD, str(home), str(db), point, T_RUN.isoformat()],
+        [sys.executable, "-c", CHILD, str(home), str(db), point, T_RUN.isoformat(), dsn or ""],
         capture_output=True, text=True, env=child_env(), timeout=300,
     )
     assert r.returncode == -9, (point, r.returncode, r.stderr[-2000:])  # killed at the point
-    (exp_sal, exp_p, exp_i), planned = expected
-    # between the kill and the rerun: once the run time is recorded, every memory still there
-    # carries its decayed salience (also those the run was about to delete)
-    with Mind.open(db, config=Config(home=home, embedder="hash")) as m:
+    with _open(db, home, dsn) as m:
         if last_run(m.store) == T_RUN:
             undecayed = [
                 r.id for r in m.list(limit=10_000)
                 if r.id in planned and round(r.salience, 9) != planned[r.id]
             ]
             assert not undecayed, f"{point}: {len(undecayed)} memories skipped the decay"
-    _maintain(db, home)
-    sal, p, i = _state(db, home)
-    assert (p, i) == (exp_p, exp_i), f"{point}: {p} P-frames / {i} I-frames, want {exp_p}/{exp_i}"
+
+
+def _rerun_equals(
+    expected: tuple[dict[str, float], int, int], db: Path | str, home: Path, dsn: str | None
+) -> None:
+    """A rerun at the same instant ends where one uninterrupted run ended."""
+    exp_sal, exp_p, exp_i = expected
+    _maintain(db, home, dsn)
+    sal, p, i = _state(db, home, dsn)
+    assert (p, i) == (exp_p, exp_i), f"{p} P-frames / {i} I-frames, want {exp_p}/{exp_i}"
     assert set(sal) == set(exp_sal), (
-        f"{point}: {len(set(sal) - set(exp_sal))} extra, {len(set(exp_sal) - set(sal))} missing"
+        f"{len(set(sal) - set(exp_sal))} extra, {len(set(exp_sal) - set(sal))} missing"
     )
     wrong = {c: (sal[c], exp_sal[c]) for c in sal if sal[c] != exp_sal[c]}
-    assert not wrong, f"{point}: {len(wrong)} saliences differ, e.g. {list(wrong.items())[:3]}"
+    assert not wrong, f"{len(wrong)} saliences differ, e.g. {list(wrong.items())[:3]}"

@@ -25,13 +25,13 @@ YEAR0 = "0001-01-01T00:30:00+05:00"
 YEAR10000 = "9999-12-31T23:00:00-05:00"
 
 
-def _still_fine(live: Live, h: dict[str, str], n: int) -> None:
-    r = live.client.get("/v1/minds/m/memories", params={"limit": 50}, headers=h)
+def _still_fine(live: Live, h: dict[str, str], n: int, mind: str = "m") -> None:
+    r = live.client.get(f"/v1/minds/{mind}/memories", params={"limit": 50}, headers=h)
     assert r.status_code == 200, r.text
     assert len(r.json()["items"]) == n
-    r = live.client.post("/v1/minds/m/search", json={"query": "garden"}, headers=h)
+    r = live.client.post(f"/v1/minds/{mind}/search", json={"query": "garden"}, headers=h)
     assert r.status_code == 200, r.text
-    assert live.client.get("/v1/minds/m/catch-up", headers=h).status_code == 200
+    assert live.client.get(f"/v1/minds/{mind}/catch-up", headers=h).status_code == 200
 
 
 def test_hostile_values_are_4xx_and_the_mind_stays_readable(tmp_path: Path) -> None:
@@ -65,6 +65,46 @@ def test_hostile_values_are_4xx_and_the_mind_stays_readable(tmp_path: Path) -> N
         )
         assert r.status_code == 422, r.text
         _still_fine(live, h, 1)
+
+
+def test_a_bad_row_written_around_validation_reads_over_http(
+    backend_config: Config, tmp_path: Path
+) -> None:
+    """Issue 17 item 2 (a), (c) over HTTP, SQLite and PostgreSQL: a row 300 levels deep in
+    metadata and retrieved in year 9999 (an older version, a hand edit) is in the mind; its
+    list page, the row itself, search and catch-up answer 200, and maintenance runs (before
+    the fix: 500 `Maximum serialization depth exceeded`, and `OverflowError`)."""
+    import uuid
+    from datetime import UTC, datetime
+
+    from salience.models import Memory
+
+    name = f"bad{uuid.uuid4().hex[:8]}"
+    kw = {"backend": backend_config.backend, "dsn": backend_config.dsn}
+    deep: dict = {"leaf": 1}
+    for _ in range(300):
+        deep = {"k": deep}
+    try:
+        with live_server(tmp_path / "home", config=kw) as live:
+            h = live.key(mind=name)
+            for i in range(3):
+                r = live.client.post(f"/v1/minds/{name}/memories",
+                                     json={"content": f"the garden bed {i}"}, headers=h)
+                assert r.status_code == 201, r.text
+            m = live.app.state.pool.get(name, None)  # the served mind (no request meanwhile)
+            now = m.clock.now()
+            bad = Memory(content="a bad row about the garden", created_at=now, updated_at=now,
+                         metadata=deep,
+                         last_retrieved_at=datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC))
+            m.store.insert([bad], m.embedder.embed_passages([bad.content]))
+            m.maintain()  # before any search could rewrite last_retrieved_at
+            _still_fine(live, h, 4, name)
+            r = live.client.get(f"/v1/minds/{name}/memories/{bad.id}", headers=h)
+            assert r.status_code == 200, r.text
+    finally:
+        if backend_config.backend == "postgres":
+            with Mind.open(name, config=backend_config) as mind:
+                mind.store.drop_mind()  # type: ignore[attr-defined]
 
 
 def test_a_locked_database_is_503_without_server_paths(tmp_path: Path) -> None:

@@ -79,7 +79,9 @@ def mind(backend_config: Config, request: pytest.FixtureRequest) -> Iterator[Min
 
 
 def _all_readable(m: Mind, n: int = 5) -> None:
-    """The rest of the mind still lists, gets, searches, catches up, exports and maintains."""
+    """The rest of the mind still maintains, lists, gets, searches, catches up and exports
+    (maintenance first: a search's feedback would overwrite a bad `last_retrieved_at`)."""
+    m.maintain()
     rows = m.list(limit=100)
     assert len(rows) >= n
     for r in rows:
@@ -91,7 +93,6 @@ def _all_readable(m: Mind, n: int = 5) -> None:
     summary = m.export(buf)
     assert summary is not None
     assert buf.getvalue().count('"memory"') >= n
-    m.maintain()
 
 
 def _refused(field: str, value: Any, fn: Any, *args: Any, **kwargs: Any) -> str | None:

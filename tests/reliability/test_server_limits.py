@@ -70,6 +70,44 @@ def test_minds_per_tenant_are_capped_and_the_pool_stays_bounded(tmp_path: Path) 
     assert grown < 30, f"{grown} descriptors for 20 minds with at most 3 open"
 
 
+@pytest.mark.slow
+def test_mind_quota_and_pool_on_postgres(pg_dsn: str, tmp_path: Path) -> None:
+    """4a on PostgreSQL (minds are schemas, the key database is PostgreSQL's `salience_server`):
+    the tenant's quota refuses a third mind, at most one mind stays open, the evicted one
+    reopens. (Open PostgreSQL minds share one connection pool: no descriptor per mind.)"""
+    import uuid
+
+    from pydantic import SecretStr
+
+    tag = uuid.uuid4().hex[:8]
+    config = Config(home=tmp_path / "home", embedder="hash", backend="postgres",
+                    dsn=SecretStr(pg_dsn), server_max_open_minds=1, tenant_max_minds=2)
+    db = ServerDB.for_config(config, clock=FrozenClock())
+    app = create_app(config, server_db=db)
+    key, _ = db.create_key(scope="write", tenant=f"greedy-{tag}")
+    h = {"Authorization": f"Bearer {key}"}
+    names = [f"pq{i}-{tag}" for i in range(2)]
+
+    try:
+        with serve(app) as url, httpx.Client(base_url=url, timeout=60) as client:
+            for name in names:
+                assert client.post("/v1/minds", json={"name": name}, headers=h).status_code == 201
+                r = client.post(f"/v1/minds/{name}/memories", json={"content": name}, headers=h)
+                assert r.status_code == 201, r.text
+                assert app.state.pool.open_count() <= 1
+            r = client.post("/v1/minds", json={"name": f"pq2-{tag}"}, headers=h)
+            assert r.status_code == 403 and r.json()["error"]["code"] == "mind_quota_exceeded"
+            for name in names:  # the first was evicted by the second: it reopens
+                r = client.get(f"/v1/minds/{name}/memories", headers=h)
+                assert r.status_code == 200 and r.json()["items"][0]["content"] == name
+                assert app.state.pool.open_count() <= 1
+    finally:
+        db.close()
+        for name in names:
+            with Mind.open(name, config=config) as m:
+                m.store.drop_mind()  # type: ignore[attr-defined]
+
+
 # -- 4c: huge queries ------------------------------------------------------------------------
 def test_huge_queries_are_refused_or_bounded(backend_config: Config) -> None:
     import uuid
@@ -114,10 +152,15 @@ class _SlowHash(HashEmbedder):
         return super().embed_passages(texts)
 
 
-def test_quota_holds_under_200_concurrent_embeds(tmp_path: Path) -> None:
-    db = ServerDB(tmp_path / "server.db", clock=FrozenClock())
-    db.set_tenant("t", "free", monthly_quota=50)
-    emb = QuotaEmbedder(_SlowHash(), db, "t")
+def test_quota_holds_under_200_concurrent_embeds(backend_config: Config) -> None:
+    """On the server database `backend_config` selects: an SQLite file, or PostgreSQL's
+    `salience_server` schema (pooled connections, the advisory write lock)."""
+    import uuid
+
+    db = ServerDB.for_config(backend_config, clock=FrozenClock())
+    tenant = f"t-{uuid.uuid4().hex[:8]}"  # PostgreSQL's server schema is shared by the session
+    db.set_tenant(tenant, "free", monthly_quota=50)
+    emb = QuotaEmbedder(_SlowHash(), db, tenant)
     accepted, refused = [], []
 
     def one() -> None:
@@ -135,7 +178,7 @@ def test_quota_holds_under_200_concurrent_embeds(tmp_path: Path) -> None:
         t.join()
     emb.inner.barrier.abort()
     assert len(accepted) == 50, (len(accepted), len(refused))
-    assert db.usage("t") == 50
+    assert db.usage(tenant) == 50
     db.close()
 
 
@@ -153,33 +196,46 @@ def test_a_failed_embed_is_refunded(tmp_path: Path) -> None:
 
 
 # -- 6: read keys never write -----------------------------------------------------------------
-def test_read_keys_do_not_move_salience_or_retrieval_counts(tmp_path: Path) -> None:
-    with live_server(tmp_path / "home") as live:
-        w, r = live.key(mind="m"), live.key("read", mind="m")
-        mid = live.client.post(
-            "/v1/minds/m/memories",
-            json={"content": "Maya is allergic to penicillin", "salience": 2.0},
-            headers=w,
-        ).json()["id"]
-        calls = [
-            ("POST", "/v1/minds/m/search", {"json": {"query": "penicillin allergy"}}),
-            ("POST", "/v1/minds/m/prefetch", {"json": {"current": "is Maya allergic?"}}),
-            ("GET", "/v1/minds/m/catch-up", {}),
-            ("POST", "/v1/minds/m/recall", {"json": {"query": "penicillin"}}),
-            ("POST", "/v1/minds/m/context", {"json": {"query": "penicillin"}}),
-        ]
-        for _ in range(6):
-            for method, path, kw in calls:
-                resp = live.client.request(method, path, headers=r, **kw)
-                assert resp.status_code in (200, 404), (path, resp.text)
-        got = live.client.get(f"/v1/minds/m/memories/{mid}", headers=r).json()
-        assert got["salience"] == 2.0 and got["retrieval_count"] == 0, got
-        assert got["last_retrieved_at"] is None
-        assert live.client.post(
-            "/v1/minds/m/feedback", json={"ids": [mid], "useful": True}, headers=r
-        ).status_code == 403
-        # the same search with a write key does count: the test can fail
-        live.client.post("/v1/minds/m/search", json={"query": "penicillin"}, headers=w)
-        assert live.app.state.pool.settle(60)  # the bump is written after the response
-        got = live.client.get(f"/v1/minds/m/memories/{mid}", headers=w).json()
-        assert got["retrieval_count"] == 1 and got["salience"] > 2.0
+def test_read_keys_do_not_move_salience_or_retrieval_counts(
+    backend_config: Config, tmp_path: Path
+) -> None:
+    """On SQLite and PostgreSQL (whose retrieval counters live in a side table)."""
+    import uuid
+
+    m = f"rk{uuid.uuid4().hex[:8]}"  # PostgreSQL's database is shared by the session
+    kw = {"backend": backend_config.backend, "dsn": backend_config.dsn}
+    try:
+        with live_server(tmp_path / "home", config=kw) as live:
+            w, r = live.key(mind=m), live.key("read", mind=m)
+            mid = live.client.post(
+                f"/v1/minds/{m}/memories",
+                json={"content": "Maya is allergic to penicillin", "salience": 2.0},
+                headers=w,
+            ).json()["id"]
+            calls = [
+                ("POST", f"/v1/minds/{m}/search", {"json": {"query": "penicillin allergy"}}),
+                ("POST", f"/v1/minds/{m}/prefetch", {"json": {"current": "is Maya allergic?"}}),
+                ("GET", f"/v1/minds/{m}/catch-up", {}),
+                ("POST", f"/v1/minds/{m}/recall", {"json": {"query": "penicillin"}}),
+                ("POST", f"/v1/minds/{m}/context", {"json": {"query": "penicillin"}}),
+            ]
+            for _ in range(3):  # 15 reads (read_only() undone: salience 2.0 -> 4.45)
+                for method, path, req in calls:
+                    resp = live.client.request(method, path, headers=r, **req)
+                    assert resp.status_code in (200, 404), (path, resp.text)
+            assert live.app.state.pool.settle(60)  # any after-response write has run
+            got = live.client.get(f"/v1/minds/{m}/memories/{mid}", headers=r).json()
+            assert got["salience"] == 2.0 and got["retrieval_count"] == 0, got
+            assert got["last_retrieved_at"] is None
+            assert live.client.post(
+                f"/v1/minds/{m}/feedback", json={"ids": [mid], "useful": True}, headers=r
+            ).status_code == 403
+            # the same search with a write key does count: the test can fail
+            live.client.post(f"/v1/minds/{m}/search", json={"query": "penicillin"}, headers=w)
+            assert live.app.state.pool.settle(60)  # the bump is written after the response
+            got = live.client.get(f"/v1/minds/{m}/memories/{mid}", headers=w).json()
+            assert got["retrieval_count"] == 1 and got["salience"] > 2.0
+    finally:
+        if backend_config.backend == "postgres":
+            with Mind.open(m, config=backend_config) as mind:
+                mind.store.drop_mind()  # type: ignore[attr-defined]

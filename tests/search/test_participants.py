@@ -27,6 +27,14 @@ def test_participants_of_chats_emails_events_and_metadata() -> None:
         "dana",
         "eve",
     }
+    # metadata and the text together; empty metadata values name nobody
+    assert participants(m("Caroline: hi", metadata={"sender": "Dana", "author": ""})) == {
+        "caroline",
+        "dana",
+    }
+    assert participants(m("Caroline: hi", metadata={"speaker": None, "tags": ["x"]})) == {
+        "caroline"
+    }
     # role labels and people merely mentioned are not participants
     assert participants(m("User: my sister Mia called")) == frozenset()
     assert participants(m("assistant: noted")) == frozenset()

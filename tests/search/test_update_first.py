@@ -341,3 +341,45 @@ def test_a_shared_unit_of_time_is_no_topic() -> None:
     duolingo = mem("b", "I've started learning Portuguese on Duolingo, 15 minutes a day.", 5)
     q = "How many coffees am I allowing myself per day?"
     assert updates_above([coffee, duolingo], near, gate, query=q, close=always_close) == {}
+
+
+def test_going_somewhere_is_no_change_a_price_going_up_is() -> None:
+    assert not announces_update("User: we went up to the lake with the kids on saturday\n"
+                                "Assistant: Sounds lovely.")
+    assert announces_update("User: the rent went up to 1,650 in january\nAssistant: Ouch.")
+
+
+def test_of_two_announcements_made_at_once_the_closer_to_the_older_is_its_update() -> None:
+    old = mem("a", "We have one daughter, Maya, she's six.", 0)
+    trip = mem("t", "the kids went in the lake anyway, and we grilled, it was the first swim "
+                    "of the year and everyone changed in the car", 30)
+    born = mem("b", "our son Jonah was born on the 3rd, Maya is thrilled to be a big sister", 30)
+
+    def closeness(x: Memory, y: Memory) -> float | None:
+        return 0.95 if {x.id, y.id} == {"a", "b"} else 0.85
+
+    q = "How many children do we have?"
+    for order in ([old, trip, born], [old, born, trip]):
+        assert updates_above(order, closeness, gate, query=q) == {"a": "b"}
+
+
+def test_a_fact_said_in_passing_moved_above_what_it_replaces_shows_instead_of_its_message() -> None:
+    from salience.models import PASSING_TAG, MemoryType
+    from salience.search.pipeline import _dedup
+
+    old = mem("a", "Piano lessons are on Tuesdays at 5.", 0)
+    chat = mem("c", "the lake was freezing but the kids swam anyway", 10)
+    message = mem("m", "Long week at work, the deploy broke twice and the csv export shipped. "
+                       "The piano teacher moved my lessons to thursday afternoons from now on. "
+                       "Otherwise mostly laundry and a wobbly shelf.", 30)
+    fact = Memory(content="User: The piano teacher moved my lessons to thursday afternoons from "
+                          "now on.", id="f", memory_type=MemoryType.FACT, tags=[PASSING_TAG],
+                  related_ids=["m"], created_at=message.created_at)
+    memories = {m.id: m for m in (old, chat, message, fact)}
+    ranked = [(i, 1.0 - k / 10, {}) for k, i in enumerate(["a", "m", "c", "f"])]
+
+    def closeness(x: Memory, y: Memory) -> float | None:
+        return 0.95 if {x.id, y.id} == {"a", "f"} else 0.5
+
+    moved = update_first("When is my piano lesson?", ranked, memories, closeness, gate, window=10)
+    assert [r[0] for r in _dedup(moved, memories)] == ["f", "a", "c"]  # the search's order

@@ -419,3 +419,42 @@ def test_saved_graph_survives_an_ef_search_change_but_not_a_build_change(
     assert top(c, vs[2], 1) == [ms[2].id] and added == [1200]  # other graph settings: rebuilt
     c.close()
 
+
+
+@pytest.mark.parametrize("mode", ["exact", "hnsw"])
+def test_superseded_neighbours_are_skipped_with_one_statement_per_round(
+    tmp_path: Path, mode: str
+):
+    """Hiding superseded rows (the default filter) drops them after the index search, in the
+    one statement that also gives the candidates' ids (and, for HNSW, the float32 vectors they
+    are re-scored on): when the query's 60 nearest rows are all superseded the search widens
+    until enough live rows pass and returns the exact top 10 of the live rows with exact
+    cosines; a search whose first round suffices issues nothing after the index search but
+    that statement."""
+    n = 400
+    ms, vs = mems(n), vecs(n, seed=3)
+    q = vecs(1, seed=9)[0]
+    nearest = np.argsort(-(vs @ q), kind="stable")
+    live_id = ms[int(nearest[-1])].id
+    hidden = {int(i) for i in nearest[:60]}
+    ms = [m.copy(superseded_by=live_id) if i in hidden else m for i, m in enumerate(ms)]
+    s = open_store(tmp_path / "m.db", mode)
+    s.insert(ms, vs)
+    live = [i for i in range(n) if i not in hidden]
+    want = exact_top([ms[i].id for i in live], vs[live], q)
+    top(s, q)  # loads the index
+    got = s.search_vector(q, limit=10)
+    assert [c.id for c in got] == want
+    by_id = {m.id: i for i, m in enumerate(ms)}
+    assert [c.score for c in got] == pytest.approx([float(vs[by_id[c.id]] @ q) for c in got],
+                                                   abs=1e-6)
+    statements: list[str] = []
+    s._db.set_trace_callback(statements.append)
+    try:
+        far = top(s, -q)  # its nearest rows are live: one round
+    finally:
+        s._db.set_trace_callback(None)
+    assert len(far) == 10 and not {by_id[i] for i in far} & hidden
+    assert statements[0] == "PRAGMA data_version" and len(statements) == 2, statements
+    assert ("JOIN memory_vectors" in statements[1]) == (mode == "hnsw")  # re-scored on float32
+    s.close()

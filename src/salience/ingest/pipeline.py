@@ -297,13 +297,22 @@ class Ingestor:
         said = item.user_text if item.user_text is not None else rules.split_exchange(text)[0]
         label = text.split(":", 1)[0] if ":" in text.split("\n", 1)[0] else "User"
         out: list[Memory] = []
-        for sentence in passing_statements(said):
+        for sentence in passing_statements(said, replaces=self._replaces_held):
             out.extend(self._records(
                 item, [f"{label}: {sentence}"], salience=head.salience, summary="",
                 memory_type=MemoryType.FACT, tags=[*head.tags, PASSING_TAG], entities=[],
                 source=head.source, related_ids=[head.id],
             ))
         return out
+
+    def _replaces_held(self, sentence: str) -> bool:
+        """Whether `sentence` contradicts a live memory that a full-text search on its slot
+        terms finds (the heuristic claims check: local and cheap; the fact it becomes is then
+        checked by the mind's brain like any other)."""
+        from ..llm.heuristic.contradiction import contradicts
+
+        held = self._slot_candidates(Memory(content=f"User: {sentence}"), skip=set())
+        return bool(held) and bool(contradicts(sentence, [m.content for m in held]))
 
     def _save_triaged(self, step: _Triaged) -> IngestResult | None:
         """Quality, contradictions and the atomic save of a triaged item with its vectors."""
@@ -327,7 +336,7 @@ class Ingestor:
         if rules.uses_quality(item.path):
             self._contradictions(head, neighbours, batch)
             for k, m in enumerate(records[1:], start=1):  # facts said in passing
-                if PASSING_TAG in m.tags and m.parent_id is None:
+                if m.said_in_passing and m.parent_id is None:
                     self._contradictions(m, self._neighbours(vecs[k]), batch)
         if item.harvest is not None:
             batch.harvest.append(_with_status(item.harvest, "saved"))

@@ -23,7 +23,7 @@ from ..clock import Clock
 from ..config import Config
 from ..mind import Mind
 from ..models import MemoryFilter, MemoryType
-from ..search.feedback import record_retrievals
+from ..search.feedback import feedback_suppressed, record_retrievals
 from ..store import mind_exists
 from . import http_schemas as S
 from .auth import INSECURE_LOCAL, Principal, Scope, ServerDB
@@ -250,10 +250,8 @@ def create_app(
         are recorded as retrieved (`feedback`, write keys only) after the response is sent."""
         flt = body.filter.to_filter() if body.filter is not None else None
         hits = m.search(body.query, limit=body.limit, flt=flt, preset=body.preset, feedback=False)
-        if body.feedback and hits and who.can("write"):
-            # off the hot path: the same bump `Mind.search` records, written once the response
-            # is out (a crash in between loses the bump, never a memory; see http_pool)
-            later.add_task(pool.after_response(mind, m, _retrieval([h.memory.id for h in hits], m)))
+        if body.feedback and who.can("write"):
+            _after(later, pool, mind, m, hits)  # the bump `Mind.search` records, after the response
         return {"hits": [h.to_dict() for h in hits]}
 
     _register_recall_routes(app, Caller, Reader, Writer, pool, db)
@@ -271,13 +269,16 @@ def _register_recall_routes(
     if hasattr(Mind, "prefetch"):
 
         @app.post("/v1/minds/{mind}/prefetch", response_model=S.HitsOut, tags=["recall"])
-        def prefetch(body: S.PrefetchIn, m: Reader) -> dict[str, Any]:
-            """Memories relevant to an incoming message, given the recent conversation."""
-            return {
-                "hits": [
-                    h.to_dict() for h in m.prefetch(body.messages, body.current, limit=body.limit)
-                ]
-            }
+        def prefetch(
+            body: S.PrefetchIn, mind: MindName, m: Reader, who: Caller, later: BackgroundTasks
+        ) -> dict[str, Any]:
+            """Memories relevant to an incoming message, given the recent conversation. The
+            hits are recorded as retrieved (write keys only) after the response is sent."""
+            with feedback_suppressed():  # the bump `Mind.prefetch` records: after the response
+                hits = m.prefetch(body.messages, body.current, limit=body.limit)
+            if who.can("write"):
+                _after(later, pool, mind, m, hits)
+            return {"hits": [h.to_dict() for h in hits]}
 
     if hasattr(Mind, "catch_up"):
 
@@ -294,16 +295,26 @@ def _register_recall_routes(
     if hasattr(Mind, "recall"):
 
         @app.post("/v1/minds/{mind}/recall", response_model=S.HitsOut, tags=["recall"])
-        def recall(body: S.RecallIn, m: Reader, who: Caller) -> dict[str, Any]:
-            """Search this mind and `minds` as one list (the key must reach every one)."""
+        def recall(
+            body: S.RecallIn, mind: MindName, m: Reader, who: Caller, later: BackgroundTasks
+        ) -> dict[str, Any]:
+            """Search this mind and `minds` as one list (the key must reach every one). Each
+            mind's hits are recorded as retrieved (write keys only) after the response."""
+            from ..search.multi import fuse_minds
+
             others = [
-                pool.get(n, _entry_tenant(db.authorize(who, n, "read")), create=False)
+                (n, pool.get(n, _entry_tenant(db.authorize(who, n, "read")), create=False))
                 for n in body.minds
                 if n != m.name
             ]
-            return {
-                "hits": [h.to_dict() for h in m.recall(body.query, others=others, limit=body.limit)]
-            }
+            # `Mind.recall`'s searches, each mind's feedback written after the response
+            found = [(n, x, x.search(body.query, limit=body.limit, feedback=False))
+                     for n, x in [(mind, m), *others]]
+            if who.can("write"):
+                for n, x, hits in found:
+                    _after(later, pool, n, x, hits)
+            hits = fuse_minds([h for _, _, h in found], body.limit)
+            return {"hits": [h.to_dict() for h in hits]}
 
     if hasattr(Mind, "mark_useful"):
 
@@ -311,6 +322,13 @@ def _register_recall_routes(
         def feedback(body: S.FeedbackIn, m: Writer) -> dict[str, Any]:
             """Tell the mind whether recalled memories helped (moves their usefulness)."""
             return {"items": [r.to_dict() for r in m.mark_useful(body.ids, body.useful)]}
+
+
+def _after(later: BackgroundTasks, pool: MindPool, name: str, m: Mind, hits: list[Any]) -> None:
+    """Record `hits` of mind `name` as retrieved once the response is out (the search's time):
+    off the hot path; a crash in between loses the bump, never a memory (see http_pool)."""
+    if hits:
+        later.add_task(pool.after_response(name, m, _retrieval([h.memory.id for h in hits], m)))
 
 
 def _retrieval(ids: list[str], m: Mind) -> Any:

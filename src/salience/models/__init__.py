@@ -204,6 +204,13 @@ class Memory:
         return self.summary or self.content
 
     @property
+    def said_in_passing(self) -> bool:
+        """A fact a long message said in passing (`PASSING_TAG`), kept beside the message: a
+        distilled fact, so tagged, related to its message."""
+        return (self.memory_type is MemoryType.FACT and PASSING_TAG in self.tags
+                and bool(self.related_ids))
+
+    @property
     def is_superseded(self) -> bool:
         return self.superseded_by is not None
 

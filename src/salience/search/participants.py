@@ -30,6 +30,8 @@ _ORGANIZER = re.compile(r"^\s*organi[sz]er\s*:\s*(?P<who>.+)$", re.IGNORECASE | 
 _EMAIL = re.compile(r"<[^>]*>|\S+@\S+")
 MIN_NAME_CHARS = 2
 PEOPLE_CACHE = 4096  # memory texts whose people are kept (as rank.STEM_CACHE)
+NAME_CACHE = 4096  # speaker / sender / organiser labels whose name key is kept
+NAME_MAX_CHARS = 200  # a longer label is keyed again each time (the cache stays < 1 MB)
 
 
 def _names(value: object) -> list[str]:
@@ -40,8 +42,10 @@ def _names(value: object) -> list[str]:
     return []
 
 
+@text_cache(NAME_CACHE, NAME_MAX_CHARS)
 def _key(name: str) -> str | None:
-    """The comparable form of a person's name: its words, lower-cased (None for a role)."""
+    """The comparable form of a person's name: its words, lower-cased (None for a role;
+    cached: a mind's speakers and senders are few and recur in every search)."""
     toks = words(_EMAIL.sub(" ", name))
     if not toks or " ".join(toks) in ROLE_LABELS or len("".join(toks)) < MIN_NAME_CHARS:
         return None
@@ -50,18 +54,26 @@ def _key(name: str) -> str | None:
 
 def participants(memory: Memory) -> frozenset[str]:
     """The people `memory` is by (name keys, lower-cased words joined by one space)."""
+    people = content_people(memory.content)
+    meta = memory.metadata
+    if not meta:  # most memories carry no metadata: their text alone says who they are by
+        return people
     raw: list[str] = []
-    meta = memory.metadata or {}
     for k in META_KEYS:
-        raw += _names(meta.get(k))
-    keys = (k for k in (_key(n) for n in raw) if k)
-    return frozenset(keys) | content_people(memory.content)
+        value = meta.get(k)
+        if value:
+            raw += _names(value)
+    if not raw:
+        return people
+    return frozenset(k for k in map(_key, raw) if k) | people
 
 
 @text_cache(PEOPLE_CACHE)
 def content_people(content: str) -> frozenset[str]:
     """The people a memory's text says it is by: its speakers' lines and a calendar
     organiser (cached: the same candidates recur across searches and are ranked twice)."""
+    if ":" not in content:  # no "Name:" line and no "Organizer:": nobody it names
+        return frozenset()
     from ..graph.extract import statements
 
     raw = [who for who, _ in statements(content)]

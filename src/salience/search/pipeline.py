@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..clock import Clock
-from ..models import PASSING_TAG, Importance, Memory, MemoryFilter, SearchHit
+from ..models import Importance, Memory, MemoryFilter, SearchHit
 from . import rank as R
 from .candidates import (
     Deadline,
@@ -196,13 +196,15 @@ class Recall:
         if cfg.entity_hops:
             ranked = self._hop(ranked, memories, cfg, limit, flt)
         ranked = self._agent_first(query, ranked, memories)
-        ranked = _dedup(ranked, memories)
         if cfg.newer_wins:
             ranked = newer_wins(ranked, memories, window=limit + NEWER_WINS_EXTRA)
         if cfg.slot_first:
             ranked = slot_first(query, ranked, memories, window=SLOT_FIRST_WINDOW)
         if cfg.update_first and not about_past(query):
             ranked = self._update_first(query, ranked, memories, window=SLOT_FIRST_WINDOW)
+        # after the update stages: a fact said in passing moved above what it replaces shows
+        # instead of its message, which alone would not have moved
+        ranked = _dedup(ranked, memories)
         if cfg.rerank and is_llm(self.brain):
             ranked = self._rerank(query, ranked, memories)
         return [
@@ -216,9 +218,13 @@ class Recall:
         """`update_first` with the candidates' stored vectors and the mind's calibrated
         contradiction gate, and the relevance test of a newer statement with no change word
         (`answers_as_well`)."""
+        from ..llm.heuristic.discourse import announces_update
+        from .slots import asks_one_value, statement_text
+
         head = [memories[i] for i, _, _ in ranked[:window]]
-        if len(head) < 2:
-            return ranked
+        if len(head) < 2 or (not asks_one_value(query) and not any(
+                announces_update(statement_text(m)) for m in head)):
+            return ranked  # nothing can move (`updates_above`): no vectors read
         vecs = self.store.get_vectors([m.id for m in head])
         gate = update_gate(self.store)
 
@@ -791,16 +797,19 @@ def _neighbours(memories: Mapping[str, Memory], window: int) -> dict[str, list[s
 
 
 def _dedup(ranked: list[R.Ranked], memories: Mapping[str, Memory]) -> list[R.Ranked]:
-    """Keep the best-ranked memory of each content hash, and of a message and the fact it
-    said in passing (`PASSING_TAG`: one statement, one place in the results)."""
+    """Keep the best-ranked memory of each content hash, and of a message and a fact it said
+    in passing (`Memory.said_in_passing`: one statement, one place in the results). Two facts of one
+    message are two statements: both are kept."""
     seen: set[str] = set()
     out = []
     for r in ranked:
         m = memories[r[0]]
-        source = m.related_ids[0] if PASSING_TAG in m.tags and m.related_ids else m.id
-        keys = {m.content_hash, f"from:{source}"}
-        if keys & seen:
+        if m.said_in_passing:  # a fact: not below its message
+            mine, other = f"fact-of:{m.related_ids[0]}", f"message:{m.related_ids[0]}"
+        else:  # a message: not below one of its facts
+            mine, other = f"message:{m.id}", f"fact-of:{m.id}"
+        if m.content_hash in seen or other in seen:
             continue
-        seen |= keys
+        seen |= {m.content_hash, mine}
         out.append(r)
     return out

@@ -400,17 +400,18 @@ def updates_above(
     people = frozenset().union(*(_read(statement_text(m)).speakers for m, _ in timed))
     out: dict[str, str] = {}
     for old, t_old in timed:
+        found: list[Memory] = []
         for new, t_new in news:  # newest first
-            if not t_new > t_old:  # type: ignore[operator]
+            if not t_new > t_old or (found and t_new < stated_at(found[0])):  # type: ignore[operator]
                 break
             if new.id in announced:
                 if same_topic(old, new, asked, similarity, gate, wanted):
-                    out[old.id] = new.id
-                    break
+                    found.append(new)
             elif relaxed and close(old, new) and answers_alike(  # type: ignore[misc]
                     old, new, asked, wanted, people) and _near(old, new, similarity, gate):
-                out[old.id] = new.id
-                break
+                found.append(new)
+        if found:  # of statements made at once (one message's facts), the closest to the older
+            out[old.id] = max(found, key=lambda n: similarity(old, n) or 0.0).id
     return out
 
 

@@ -19,6 +19,50 @@ NUMBER_WORDS: dict[str, int] = {
     "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
     "eighty": 80, "ninety": 90, "hundred": 100,
 }
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000}
+_CARDINAL = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+             r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|"
+             r"sixty|seventy|eighty|ninety)")
+#: a number written in words that the patterns do not read as one: a compound ("twenty-five",
+#: "sixteen hundred", "twenty two thousand", "a hundred and fifty") or 13-99 alone ("forty").
+#: One to twelve alone stay words: "the blue one", and the count patterns read them.
+_SPELLED_RE = re.compile(
+    rf"\b(?:(?:a|{_CARDINAL})[- ](?=hundred|thousand|million)|{_CARDINAL}(?:[- ](?:and[- ])?"
+    rf"(?={_CARDINAL}|hundred|thousand|million))?)(?:(?:{_CARDINAL}|hundred|thousand|million)"
+    rf"(?:[- ](?:and[- ])?(?={_CARDINAL}|hundred|thousand|million))?)*\b",
+    re.IGNORECASE,
+)
+
+
+def _spelled_value(phrase: str) -> int | None:
+    """The value of a number written in words ("twenty two thousand" → 22000), or None when
+    it is one to twelve alone."""
+    words = [w for w in re.split(r"[- ]+", phrase.lower()) if w and w != "and"]
+    if len(words) == 1 and NUMBER_WORDS.get(words[0], 99) <= 12:
+        return None
+    total = current = 0
+    for w in words:
+        if w in _SCALES:
+            if _SCALES[w] == 100:
+                current = (current or 1) * 100
+            else:
+                total += (current or 1) * _SCALES[w]
+                current = 0
+        else:
+            current += NUMBER_WORDS[w]
+    return total + current
+
+
+def digits_for_words(text: str) -> str:
+    """`text` with the numbers written in words that `_SPELLED_RE` finds as digits
+    ("the rent is now sixteen hundred" → "the rent is now 1600")."""
+    def sub(m: re.Match[str]) -> str:
+        value = _spelled_value(m.group(0))
+        return m.group(0) if value is None else str(value)
+
+    return _SPELLED_RE.sub(sub, text)
+
+
 ORDINALS: dict[str, int] = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,

@@ -301,7 +301,7 @@ _SUBJ = (
 )
 _AUX = (
     r"(?P<aux>(?:(?:do|does|did|am|is|are|was|were|have|has|had|will|shall|'ve|'s|been|be|"
-    r"being|just|also|still|now|currently|actually|really|recently|finally|officially|already|"
+    r"being|just|also|still|now|currently|actually|really|recently|finally|officially|already|properly|"
     r"back|then|even|only|soon|eventually|happily|fully|permanently|mostly|gonna|going\s+to|"
     r"about\s+to|not|no\s+longer|never|honestly|basically|all|both|usually|always|normally|"
     r"generally|typically|mainly|literally|officially|today|this\s+week|last\s+week|"
@@ -1907,6 +1907,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                         r"forward\s+|up\s+|down\s+)?(?:from\s+(?P<src>[^,;]+?)\s+)?(?:to|until|till)"
                         r"\s+(?P<val>(?:[^,;]|,(?=\d{3}))+)"), _thing_moved),
     ("thing moved", _rx(rf"\b(?P<aux>)(?:moved|rescheduled|changed|pushed|postponed|shifted|"
+                        rf"(?<=to )(?:move|reschedule|change|push|postpone|shift|extend|bump)|"
                         rf"switched|extended|brought forward|pushed back|bumped|raised|increased|"
                         rf"cut|reduced|lowered|dropped|upped|set|updated)\s+(?P<np>(?:(?:the|my|our|"
                         rf"their|his|her|your)\s+)?(?!back\b|over\b|it\b|them\b)[\w'’ -]+?)\s+(?:back\s+|forward\s+|up\s+|"
@@ -1985,7 +1986,7 @@ _LEAD = re.compile(r"^\s*(?:(?:so|and|but|also|well|oh|ok|okay|yeah|yes|anyway|b
 
 
 def _prepare(sentence: str) -> str:
-    s = expand(strip_label(sentence).rstrip(".!…")).replace("’", "'")
+    s = V.digits_for_words(expand(strip_label(sentence).rstrip(".!…")).replace("’", "'"))
     s = re.sub(r"\b(?:i|I)'d\b", "i would", s)
     s = re.sub(r"\b(we|We|they|They)'d\b", r"\1 would", s)
     return s
@@ -2006,6 +2007,17 @@ def _update_topic(ctx: _Ctx, clause: str, found: list[Claim]) -> None:
             return
 
 
+#: a clause that begins with someone's name, who "he" or "she" after it is: a first name the
+#: lexicon knows, or any capitalised word that calls, texts or says ("Dmitri called, he's moved
+#: to Lisbon")
+_NAMED_START = re.compile(
+    r"^\s*(?:(?:so|and|but|also|oh|btw|anyway)\s*,?\s+)*(?P<n>[A-Z][a-z]+)\s+"
+    r"(?P<v>called|rang|texted|messaged|emailed|wrote|said|says|told|mentioned|\w+)\b"
+)
+_TELLING = frozenset({"called", "rang", "texted", "messaged", "emailed", "wrote", "said", "says",
+                      "told", "mentioned"})
+
+
 def _update_person(ctx: _Ctx, found: list[Claim], clause: str) -> None:
     for c in found:
         if c.kind in ("person", "relation"):
@@ -2015,6 +2027,15 @@ def _update_person(ctx: _Ctx, found: list[Claim], clause: str) -> None:
                   clause, re.I)
     if m:
         ctx.person = m.group(1).lower()
+
+
+def _named_first(ctx: _Ctx, clause: str) -> None:
+    """Before a clause's claims: when it begins with someone's name (`_NAMED_START`), "he" or
+    "she" later in it is that person."""
+    n = _NAMED_START.match(clause)
+    if n and (n.group("n").lower() in FIRST_NAMES or n.group("v") in _TELLING) and (
+            n.group("n").lower() not in _NOT_NAMES):
+        ctx.person = name_key(n.group("n"))
 
 
 #: per pattern group, words (lower-case substrings) one of which every match contains: a clause
@@ -2191,6 +2212,7 @@ def _segment_claims(seg: Segment) -> list[Claim]:
                     ctx.subject = "i"
             setting = _SETTING_RE.search(clause)
             ctx.setting = setting.group(1).lower().split()[-1].rstrip("s") if setting else ""
+            _named_first(ctx, clause)
             found = _clause_claims(clause, ctx)
             out.extend(found)
             _update_person(ctx, found, clause)
@@ -2228,6 +2250,8 @@ PASSING_MIN_CHARS = 400
 PASSING_MIN_SENTENCES = 3
 #: at most this many statements are drawn from one message
 PASSING_MAX = 2
+#: at most this many of a message's claim-making sentences are checked against the mind
+PASSING_ASKED = 8
 
 
 #: the slots of a person's life whose claims a long message may state in passing
@@ -2244,7 +2268,7 @@ def _a_life_slot(c: Claim) -> bool:
     return c.kind != "thing" and (base in _LIFE_SLOTS or base.startswith("pets"))
 
 
-def passing_statements(text: str) -> list[str]:
+def passing_statements(text: str, *, replaces: Callable[[str], bool] | None = None) -> list[str]:
     """The sentences of a long message (a person's own words, `text` without a speaker label)
     that state something likely to change — a claim on a person's life slot (`_LIFE_SLOTS`:
     where they live, work, who they are with, …) or a change announcement (`announces_update`,
@@ -2253,18 +2277,32 @@ def passing_statements(text: str) -> list[str]:
     main subject, so a fact said in passing is found by neither its question nor the statement
     it replaces; ingest keeps each such sentence as a distilled fact of its own beside the
     message (`salience.ingest.pipeline`). Short messages, questions, hypotheticals and denied
-    changes give none; at most `PASSING_MAX` (claims before announcements), in text order."""
+    changes give none; at most `PASSING_MAX`, in text order.
+
+    `replaces(sentence)`: whether a claim-making sentence contradicts something the mind already
+    holds (ingest asks its store). Such a sentence is chosen first, whatever its slot ("the
+    summer party now has 4,500 to play with"), then life-slot claims, then announcements — a
+    long message has many sentences with a change word that change nothing ("started a
+    history of the Hanseatic League")."""
     if len(text) < PASSING_MIN_CHARS:
         return []
     said = [s.strip() for seg in segments(text) for s in sentences(seg.text) if s.strip()]
     if len(said) < PASSING_MIN_SENTENCES:
         return []
-    found: dict[str, tuple[int, int]] = {}  # sentence -> (0: a claim, 1: a change; position)
+    # sentence -> (-1: replaces a stored statement, 0: a life-slot claim, 1: a change; position)
+    found: dict[str, tuple[int, int]] = {}
+    asked = 0
     for k, sentence in enumerate(_asserted(text)):
         sentence = sentence.strip().strip("()").strip()
         if len(sentence) < 12 or sentence in found:
             continue
-        if any(_a_life_slot(c) for c in claims(sentence)):
+        said_claims = claims(sentence)
+        if said_claims and replaces is not None and asked < PASSING_ASKED:
+            asked += 1
+            if replaces(sentence):
+                found[sentence] = (-1, k)
+                continue
+        if any(_a_life_slot(c) for c in said_claims):
             found[sentence] = (0, k)
         elif announces_update(sentence, strong=True):
             found[sentence] = (1, k)

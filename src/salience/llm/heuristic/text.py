@@ -127,7 +127,8 @@ def split_sentences(text: str) -> list[str]:
                 m.group(1) == "."
                 and nxt
                 and not (nxt.isupper() or nxt.isdigit() or nxt in "\"'(¿¡@#")
-            ):
+                and not (nxt.islower() and len(last) >= 3 and last.isalpha())
+            ):  # "3 p.m. tomorrow" goes on; "which is fine. ok so" (typed in lower case) ends
                 continue
             sentence = unit[start:end].strip()
             if sentence:

@@ -142,7 +142,6 @@ RECORD_RETRIEVALS = (
     "UPDATE memories SET retrieval_count = retrieval_count + 1, last_retrieved_at = ?, "
     "salience = min(salience + ? * (1.0 - salience / ?), ?) WHERE id IN ({marks})"
 )
-IDS_FOR_PKS = "SELECT pk, id FROM memories WHERE pk IN ({marks})"
 ITER_MEMORIES = SHARED["SELECT_MEMORY"] + " WHERE m.pk > ? ORDER BY m.pk LIMIT ?"
 COUNT_MEMORIES = "SELECT count(*) FROM memories"
 
@@ -283,7 +282,13 @@ ENTITY_FREQUENCIES = (
     "SELECT entity, count(*) FROM memory_entities WHERE entity IN ({marks}) GROUP BY entity"
 )
 PKS_MATCHING = "SELECT m.pk FROM memories m WHERE 1 = 1 {where}"
-FILTER_PKS = "SELECT m.pk FROM memories m WHERE m.pk IN ({marks}) {where}"
+# a vector search's candidates: ids of those passing the filter (exact index), with their
+# float32 vectors to re-score on (HNSW) — one statement after the index search
+IDS_PASSING = "SELECT m.pk, m.id FROM memories m WHERE m.pk IN ({marks}) {where}"
+VECTOR_HITS = (
+    "SELECT m.pk, m.id, v.embedding FROM memories m JOIN memory_vectors v ON v.pk = m.pk "
+    "WHERE m.pk IN ({marks}) {where}"
+)
 
 
 # Filter fragments of SQLite's own (the others are shared), combined by relational/filters.py.

@@ -18,7 +18,7 @@ import sqlite3
 import threading
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -106,70 +106,79 @@ class VectorSearchMixin:
                 )
                 allowed.sort()
         # The search runs outside the store's lock (numpy and usearch release the GIL), so a
-        # full-text query on this store can run at the same time from another thread.
+        # full-text query on this store can run at the same time from another thread. After
+        # it, one statement per round gives the candidates' ids, applies the filter and (HNSW)
+        # reads the float32 vectors the candidates are re-scored on.
+        where, params = filter_clause(flt) if post else ("", [])
         if not snap.exact and allowed is not None and len(allowed) <= SMALL_ALLOWED:
-            pks, scores = self._rescore(q, allowed, limit)
+            hits = self._scored(q, allowed, limit, len(allowed), "", [])[0]
         else:
-            k = limit if snap.exact else max(2 * limit, limit + 10)
-            if post:
-                pks, scores = self._post_filtered(snap, q, k, flt)
-            else:
-                pks, scores = snap.search(q, k, allowed)
-            if not snap.exact:
-                pks, scores = self._rescore(q, pks, limit)
-        with self._lock:
-            ids = self._ids_for_pks(pks.tolist())
-        return [
-            Candidate(id=ids[pk], rank=i, score=float(s))
-            for i, (pk, s) in enumerate(zip(pks.tolist(), scores.tolist(), strict=True), start=1)
-            if pk in ids
-        ]
+            hits = self._index_hits(snap, q, limit, allowed, where, params)
+        return [Candidate(id=i, rank=r, score=s) for r, (i, s) in enumerate(hits, start=1)]
 
-    def _rescore(self, q: np.ndarray, pks: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
-        """Exact cosines of `pks` from the stored float32 vectors; the best `limit`."""
-        assert self._dim is not None
-        got: list[int] = []
-        blobs: list[bytes] = []
-        with self._lock:
-            for chunk in chunks(pks.tolist()):
-                for pk, blob in self._db.execute(
-                    sql.VECTORS_BY_PKS.format(marks=marks(chunk)), chunk
-                ):
-                    got.append(int(pk))
-                    blobs.append(blob)
-        if not got:
-            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
-        mat = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(got), self._dim)
-        return VectorSnapshot(
-            np.asarray(got, dtype=np.int64), mat, np.ones(len(got), dtype=bool), 0
-        ).search(q, limit)
-
-    def _post_filtered(
-        self, index: VectorSnapshot | HnswIndex, q: np.ndarray, limit: int, flt: MemoryFilter
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Top-k then drop filtered rows, widening k until enough survive (cheap when few are
-        filtered out, which is the case for the default 'hide superseded' filter)."""
-        where, params = filter_clause(flt)
-        k = limit * 2 + 8
+    def _index_hits(
+        self,
+        snap: VectorSnapshot | HnswIndex,
+        q: np.ndarray,
+        limit: int,
+        allowed: np.ndarray | None,
+        where: str,
+        params: list[Any],
+    ) -> list[tuple[str, float]]:
+        """Top `limit` (id, cosine) from the index. An exact index's top `limit` are the
+        hits; a graph's `want` = max(2·limit, limit + 10) best candidates are re-scored on
+        float32. A post filter (`where`: hiding superseded rows) drops rows after the index
+        search, which is asked for `want` rows, then 4x as many until `want` pass (the
+        default filter rarely drops any: one round reads `want` vectors)."""
+        want = limit if snap.exact else max(2 * limit, limit + 10)
+        k = want
         while True:
-            pks, scores = index.search(q, k, None)
-            if not where:
-                return pks[:limit], scores[:limit]
-            ok: set[int] = set()
-            with self._lock:
-                for chunk in chunks(pks.tolist()):
-                    qs = sql.FILTER_PKS.format(marks=marks(chunk), where=where)
-                    ok.update(r[0] for r in self._db.execute(qs, (*chunk, *params)))
-            keep = np.fromiter((pk in ok for pk in pks.tolist()), dtype=bool, count=len(pks))
-            if keep.sum() >= limit or k >= len(index):
-                return pks[keep][:limit], scores[keep][:limit]
+            pks, scores = snap.search(q, k, allowed)
+            if snap.exact:
+                with self._lock:
+                    ids = self._ids_passing(pks.tolist(), where, params)
+                hits = [(ids[pk], s) for pk, s in zip(pks.tolist(), scores.tolist(), strict=True)
+                        if pk in ids]
+                passed, hits = len(hits), hits[:limit]
+            else:
+                hits, passed = self._scored(q, pks, limit, want, where, params)
+            if not where or passed >= want or k >= len(snap):
+                return hits
             k *= 4
 
-    def _ids_for_pks(self, pks: list[int]) -> dict[int, str]:
+    def _scored(
+        self, q: np.ndarray, pks: np.ndarray, limit: int, want: int, where: str, params: list[Any]
+    ) -> tuple[list[tuple[str, float]], int]:
+        """Exact cosines of the first `want` rows of `pks` (in order) that pass `where`, from
+        the stored float32 vectors, in one statement per chunk: the best `limit` as (id,
+        score), and how many rows passed."""
+        assert self._dim is not None
+        order = pks.tolist()
+        rows: dict[int, tuple[str, bytes]] = {}
+        with self._lock:
+            for chunk in chunks(order):
+                qs = sql.VECTOR_HITS.format(marks=marks(chunk), where=where)
+                rows.update((int(pk), (i, blob)) for pk, i, blob in
+                            self._db.execute(qs, (*chunk, *params)))
+        kept = [pk for pk in dict.fromkeys(order) if pk in rows][:want]
+        if not kept:
+            return [], 0
+        mat = np.frombuffer(b"".join(rows[pk][1] for pk in kept), dtype="<f4")
+        top, scores = VectorSnapshot(
+            np.arange(len(kept), dtype=np.int64),
+            mat.reshape(len(kept), self._dim),
+            np.ones(len(kept), dtype=bool),
+            0,
+        ).search(q, limit)
+        return [(rows[kept[j]][0], s) for j, s in zip(top.tolist(), scores.tolist(),
+                                                      strict=True)], len(rows)
+
+    def _ids_passing(self, pks: list[int], where: str, params: list[Any]) -> dict[int, str]:
+        """pk -> id of the rows among `pks` that pass the filter clause `where`."""
         out: dict[int, str] = {}
         for chunk in chunks(pks):
-            q = sql.IDS_FOR_PKS.format(marks=marks(chunk))
-            out.update((int(a), b) for a, b in self._db.execute(q, chunk))
+            q = sql.IDS_PASSING.format(marks=marks(chunk), where=where)
+            out.update((int(a), b) for a, b in self._db.execute(q, (*chunk, *params)))
         return out
 
     # -- cache coherence ------------------------------------------------------------------------
