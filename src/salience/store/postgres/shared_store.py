@@ -190,8 +190,9 @@ class SharedPostgresStore(PostgresStore):
             conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
             for stmt in lay.DROP_MIND_ROWS:
                 conn.execute(stmt, (self.mind_id,))
-        with self._conn(tx=False) as conn:
-            conn.execute(lay.drop_mind_index(self.mind_id))
+        if self._read(self._index_row) is not None:
+            with self._conn(tx=False) as conn:
+                conn.execute(lay.drop_mind_index(self.mind_id))
         self.close()
 
     # -- the mind's own HNSW index ---------------------------------------------------------------
