@@ -64,6 +64,12 @@ class Config(BaseSettings):
         default=100, ge=1, description="tantivy rows re-scored per search (at least 2 x limit)"
     )
     pg_pool_max: int = Field(default=10, ge=1)
+    # issue 21 item 3: one table set keyed by mind (catalog independent of the number of minds)
+    postgres_layout: Literal["schema", "shared"] = Field(
+        default="schema",
+        description="PostgreSQL minds: schema = one schema per mind; shared = one set of tables "
+        "in schema `salience` keyed by mind (for many minds; docs/architecture.md, issue 21)",
+    )
     pg_hnsw_ef_search: int = Field(default=100, ge=1)
     # issue 21: m 16 / ef_construction 64 gave recall@10 0.74 at 1M (ef_search 100); m 24 / 200: 1.000
     pg_hnsw_m: int = Field(default=24, ge=2, le=100)

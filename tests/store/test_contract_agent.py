@@ -27,10 +27,10 @@ from salience.models.agent import (
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", "postgres", "postgres-shared"])
 def backend(request: pytest.FixtureRequest) -> str:
     """Agent records do not touch vectors: the HNSW variant of SQLite adds nothing here."""
-    if request.param == "postgres":
+    if request.param.startswith("postgres"):
         request.getfixturevalue("pg_dsn")
     return str(request.param)
 

@@ -43,6 +43,7 @@ REWRITTEN = {
     ("sqlite", "ENTITY_EXISTS"): "a list slot (two values) instead of two fixed marks",
     ("sqlite", "LEASE_ACQUIRE"): "RETURNING holder, as PostgreSQL (was a second SELECT)",
     ("postgres", "COUNT_ACTIVE_AWARENESS"): "parenthesised condition, as SQLite (same meaning)",
+    ("postgres", "MIND_SCHEMAS"): "issue 21: not the shared layout's view schema salience__mind",
     **{
         ("postgres", n): "issue 21: {how} (INDEX / INDEX CONCURRENTLY) and {name} slots, so a "
         "rebuild is built beside the old index without blocking reads"

@@ -21,6 +21,10 @@ def list_minds(config: Config) -> list[str]:
     try:
         names = []
         with server.pool.connection() as conn:
+            if config.postgres_layout == "shared":
+                from .shared_store import list_minds as shared_minds
+
+                return shared_minds(conn)
             for (schema,) in conn.execute(sql.MIND_SCHEMAS).fetchall():
                 q = psql.SQL(sql.GET_META).format(s=psql.Identifier(schema))
                 row = conn.execute(q, (MIND_KEY,)).fetchone()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from psycopg import sql as psql
@@ -28,12 +28,15 @@ def literal_terms(terms: Sequence[str]) -> list[str]:
 
 
 def filter_clause(
-    flt: MemoryFilter | None, schema: psql.Composable
+    flt: MemoryFilter | None,
+    schema: psql.Composable,
+    shape: Callable[[str], str] = str,
 ) -> tuple[psql.Composable, list[Any]]:
     """(" AND …" over alias `m`, params) for a `MemoryFilter` on the mind in `schema`; empty SQL
-    when nothing to filter (the same semantics as SQLite's: relational/filters.py)."""
+    when nothing to filter (the same semantics as SQLite's: relational/filters.py). `shape`:
+    the store's layout's form of the text (`PostgresStore._text`)."""
     text, params = shared_filter_clause(flt, POSTGRES, _fragment, lambda prefix: [prefix])
-    return psql.SQL(text).format(s=schema), params
+    return psql.SQL(shape(text)).format(s=schema), params
 
 
 def _fragment(name: str) -> str:

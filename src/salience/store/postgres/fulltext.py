@@ -21,7 +21,6 @@ from psycopg import sql as psql
 from ...models import Candidate, Memory, MemoryFilter
 from .. import bm25
 from . import sql
-from .filters import filter_clause
 
 T = TypeVar("T")
 
@@ -60,8 +59,11 @@ class FullTextMixin:
     if TYPE_CHECKING:  # provided by PostgresStore
 
         def _q(self, template: str, **parts: psql.Composable) -> psql.Composed: ...
+        def _filter(self, flt: MemoryFilter | None) -> tuple[Any, list[Any]]: ...
         def _read(self, fn: Callable[[psycopg.Connection], T]) -> T: ...
         def _tx(self) -> Any: ...
+
+    _postings_ddl: tuple[str, ...] = sql.CREATE_POSTINGS  # the layout's own, if it has them
 
     def _init_text(self) -> None:
         self._bm25 = bm25.Scorer()
@@ -84,7 +86,7 @@ class FullTextMixin:
     ) -> list[Candidate]:
         """Full-text candidates for `terms` by Salience's BM25 (`store/bm25.py`): the same
         rows and scores as the SQLite backend."""
-        where, params = filter_clause(flt, self._ident)
+        where, params = self._filter(flt)
         ids_q = self._q(sql.TEXT_IDS, where=where)
 
         def run(c: psycopg.Connection) -> list[tuple[str, float]]:
@@ -102,8 +104,10 @@ class FullTextMixin:
         now = time.monotonic()
         st = self._bm25_stats
         if st is None or now - st[0] > STATS_TTL_S or len(st[3]) > _DF_CACHE:
-            n, total = c.execute(self._q(sql.TEXT_TOTALS)).fetchone()
-            st = self._bm25_stats = (now, int(n), float(total), {})
+            rows = c.execute(self._q(sql.TEXT_STATS), (list(terms),)).fetchall()
+            n, total = next((r[1], r[2]) for r in rows if r[0] is None)
+            got = {str(r[0]): int(r[1]) for r in rows if r[0] is not None}
+            st = self._bm25_stats = (now, int(n), float(total), {t: got.get(t, 0) for t in terms})
         df = st[3]
         missing = [t for t in terms if t not in df]
         if missing:
@@ -151,7 +155,7 @@ class FullTextMixin:
         """Create the postings tables if missing and (re)build them when another tokenizer
         built them or they do not cover every memory (written by an older Salience). Derived
         data like SQLite's: no migration. Runs under the mind's migration lock."""
-        for stmt in sql.CREATE_POSTINGS:
+        for stmt in self._postings_ddl:
             conn.execute(self._q(stmt))
         row = conn.execute(self._q(sql.GET_META), (TEXT_INDEX_KEY,)).fetchone()
         current = row is not None and row[0] == TEXT_INDEX_VERSION

@@ -290,6 +290,12 @@ DELETE_LENGTHS_OF = "DELETE FROM {s}.memory_lengths WHERE pk = ANY(%s)"
 CLEAR_TERMS = ("DELETE FROM {s}.memory_terms", "DELETE FROM {s}.memory_lengths")
 TERMS_OF_IDS = "SELECT pk, content, summary, entities FROM {s}.memories WHERE id = ANY(%s)"
 TERM_DFS = "SELECT term, count(*) FROM {s}.memory_terms WHERE term = ANY(%s) GROUP BY term"
+# The mind's totals (term NULL: rows, summed length) and the terms' document frequencies in one
+# round trip, when the cached statistics are stale (TEXT_TOTALS then TERM_DFS).
+TEXT_STATS = (
+    "SELECT NULL::text, count(*), coalesce(sum(len), 0) FROM {s}.memory_lengths "
+    "UNION ALL SELECT term, count(*), 0 FROM {s}.memory_terms WHERE term = ANY(%s) GROUP BY term"
+)
 # The lexemes of each term, as the mind's text-search configuration makes them.
 TEXT_LEXEMES = (
     "SELECT t, tsvector_to_array(to_tsvector({cfg}::regconfig, t)) FROM unnest(%s::text[]) t"
@@ -568,7 +574,7 @@ LOCK_SESSION = "SELECT id FROM {s}.sessions WHERE id = %s FOR UPDATE"
 # schemas named like a mind's that hold a meta table; each one's meta `mind` is its name
 MIND_SCHEMAS = (
     "SELECT n.nspname FROM pg_catalog.pg_namespace n "
-    "WHERE n.nspname LIKE 'salience\\_%' "
+    "WHERE n.nspname LIKE 'salience\\_%' AND n.nspname NOT LIKE 'salience\\_\\_%' "
     "AND to_regclass(quote_ident(n.nspname) || '.meta') IS NOT NULL ORDER BY n.nspname"
 )
 

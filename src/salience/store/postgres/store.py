@@ -165,8 +165,7 @@ class PostgresStore(
         self._server = server
         self._mind = check_mind_name(mind)
         self._schema = schema_name(mind)
-        self._ident = psql.Identifier(self._schema)
-        self._cfg = psql.Literal(f"{psql.Identifier(self._schema).as_string()}.fts")
+        self._ident, self._cfg = self._names()
         self._lock_key = f"salience:mind:{self._schema}"
         self._where = f"mind {self._mind!r} (schema {self._schema} on {server.endpoint})"
         self._cache: dict[str, psql.Composed] = {}
@@ -177,12 +176,17 @@ class PostgresStore(
         self.hnsw_ef_construction = hnsw_ef_construction
         self._large = False  # sticky: the mind was seen above exact_search_max
         self._init_text()  # BM25 scorer and statistics (fulltext.py)
+        self._dim: int | None = None
+        self._open()
+
+    def _open(self) -> None:
+        """Migrate the mind, build its postings when missing, read its pinned dimension."""
         self._migrate()
         with self._tx() as conn:  # the postings are derived: built on open when missing
             conn.execute(sql.ADVISORY_LOCK, (self._lock_key,))
             self._ensure_postings(conn)
         info = self.embedding_info()
-        self._dim: int | None = info.dim if info else None
+        self._dim = info.dim if info else None
 
     @classmethod
     def open(cls, config: Config, mind: str) -> PostgresStore:
@@ -191,6 +195,10 @@ class PostgresStore(
         Raises `StoreError` (naming host:port, never the password) if the server cannot be
         reached or used, `SchemaVersionError` if the mind was written by a newer Salience.
         """
+        if config.postgres_layout == "shared" and cls is PostgresStore:
+            from .shared_store import SharedPostgresStore
+
+            return SharedPostgresStore.open(config, mind)
         server = pool.acquire(_dsn_text(config), pool_max=config.pg_pool_max)
         try:
             return cls(
@@ -206,16 +214,17 @@ class PostgresStore(
 
     @classmethod
     def exists(cls, config: Config, mind: str) -> bool:
-        """True if `mind` has a schema on the server of `config.dsn` (nothing is created)."""
-        server = pool.acquire(_dsn_text(config), pool_max=config.pg_pool_max)
-        try:
-            with server.pool.connection() as conn:
-                row = conn.execute(sql.SCHEMA_EXISTS, (schema_name(mind),)).fetchone()
+        """True if `mind` has a schema on the server of `config.dsn` (nothing is created); with
+        `postgres_layout = "shared"`, a row in the layout's directory."""
+        if config.postgres_layout == "shared" and cls is PostgresStore:
+            from .shared_store import SharedPostgresStore
+
+            return SharedPostgresStore.exists(config, mind)
+        def found(conn: psycopg.Connection) -> bool:
+            row = conn.execute(sql.SCHEMA_EXISTS, (schema_name(mind),)).fetchone()
             return bool(row and row[0])
-        except psycopg.Error as e:
-            raise StoreError(f"PostgreSQL at {server.endpoint} failed: {server.reason(e)}") from None
-        finally:
-            pool.release(server)
+
+        return on_server(config, found)
 
     # -- lifecycle ------------------------------------------------------------------------------
     @property
@@ -236,19 +245,36 @@ class PostgresStore(
         self.close()
 
     # -- plumbing -------------------------------------------------------------------------------
+    def _names(self) -> tuple[psql.Identifier, psql.Literal]:
+        """What fills the statements' `{s}` (the mind's schema) and `{cfg}` (its text-search
+        configuration)."""
+        return psql.Identifier(self._schema), psql.Literal(
+            f"{psql.Identifier(self._schema).as_string()}.fts"
+        )
+
+    def _text(self, template: str) -> str:
+        """A statement of `sql.py` as this layout runs it (here: as written)."""
+        return template
+
+    def _begin(self, conn: psycopg.Connection) -> None:
+        """The first statement of each of this store's transactions (here: none)."""
+
     def _fragment(self, part: Any) -> psql.Composable:
         """A `{…}` slot's value: SQL as it is, or text (which may name this mind's `{s}`)."""
         if isinstance(part, psql.Composable):
             return part
-        return psql.SQL(part).format(s=self._ident) if "{s}" in part else psql.SQL(part)
+        if "{s}" in part:
+            return psql.SQL(self._text(part)).format(s=self._ident)
+        return psql.SQL(part)
 
     def _q(self, template: str, **parts: psql.Composable) -> psql.Composed:
         """`template` with this mind's schema (and the given fragments) filled in."""
         if parts:
-            return psql.SQL(template).format(s=self._ident, cfg=self._cfg, **parts)
+            return psql.SQL(self._text(template)).format(s=self._ident, cfg=self._cfg, **parts)
         q = self._cache.get(template)
         if q is None:
-            q = self._cache[template] = psql.SQL(template).format(s=self._ident, cfg=self._cfg)
+            q = psql.SQL(self._text(template)).format(s=self._ident, cfg=self._cfg)
+            self._cache[template] = q
         return q
 
     @contextmanager
@@ -262,6 +288,7 @@ class PostgresStore(
                 try:
                     if tx:
                         with conn.transaction():
+                            self._begin(conn)
                             yield conn
                     else:
                         yield conn
@@ -326,7 +353,7 @@ class PostgresStore(
         return _memory(row)
 
     def _filter(self, flt: MemoryFilter | None) -> tuple[Any, list[Any]]:
-        return filter_clause(flt, self._ident)
+        return filter_clause(flt, self._ident, self._text)
 
     def _rows_deleted(self, run: Run, pks: list[int]) -> None:
         """Full-text statistics change (the postings go by cascade)."""
@@ -402,12 +429,16 @@ class PostgresStore(
                 )
             conn.execute(self._q(sql.SET_META), (EMBEDDING_MODEL_KEY, info.model))
             conn.execute(self._q(sql.SET_META), (EMBEDDING_DIM_KEY, str(dim)))
-            conn.execute(self._q(sql.PIN_VECTOR_TYPE, dim=psql.SQL(str(dim))))
-            if dim <= MAX_HALFVEC_DIM:
-                # the mind holds no vectors yet: the build is instant, so it stays in the pin's
-                # transaction (a rebuild is concurrent: build_vector_index)
-                conn.execute(self._create_index_sql(dim, self.hnsw_m, self.hnsw_ef_construction))
+            self._pin_vectors(conn, dim)
         self._dim = dim
+
+    def _pin_vectors(self, conn: psycopg.Connection, dim: int) -> None:
+        """The first pin's schema change: the column typed `vector(dim)`, the HNSW index."""
+        conn.execute(self._q(sql.PIN_VECTOR_TYPE, dim=psql.SQL(str(dim))))
+        if dim <= MAX_HALFVEC_DIM:
+            # the mind holds no vectors yet: the build is instant, so it stays in the pin's
+            # transaction (a rebuild is concurrent: build_vector_index)
+            conn.execute(self._create_index_sql(dim, self.hnsw_m, self.hnsw_ef_construction))
 
     def _pinned_dim(self) -> int | None:
         if self._dim is None:  # another handle or process may have pinned since we opened
@@ -555,7 +586,7 @@ class PostgresStore(
         keys = list(dict.fromkeys(k for k in (normalize_entity(e) for e in entities) if k))
         if not keys or limit <= 0:
             return []
-        where, params = filter_clause(flt, self._ident)
+        where, params = self._filter(flt)
         q = self._q(sql.ENTITY_SEARCH, where=where)
         rows = self._read(lambda c: c.execute(q, (keys, keys, *params, limit)).fetchall())
         return [Candidate(id=r[0], rank=i, score=float(r[1])) for i, r in enumerate(rows, start=1)]
@@ -578,9 +609,7 @@ class PostgresStore(
                 "salience_histogram": hist,
                 "superseded": int(c.execute(self._q(sql.STATS_SUPERSEDED)).fetchone()[0]),
                 "vectors": int(c.execute(self._q(sql.STATS_VECTORS)).fetchone()[0]),
-                "db_bytes": int(
-                    c.execute(sql.STATS_BYTES, (self._ident.as_string(),)).fetchone()[0]
-                ),
+                "db_bytes": self._db_bytes(c),
             }
 
         got = self._read(run)
@@ -604,7 +633,25 @@ class PostgresStore(
         }
 
 
+    def _db_bytes(self, c: psycopg.Connection) -> int:
+        """The mind's size on disk (its schema's tables with their indexes and TOAST)."""
+        return int(c.execute(sql.STATS_BYTES, (self._ident.as_string(),)).fetchone()[0])
+
+
 # -- helpers ------------------------------------------------------------------------------------
+def on_server(config: Config, fn: Callable[[psycopg.Connection], T]) -> T:
+    """`fn` on a pooled connection to the server of `config.dsn` (driver errors become a
+    `StoreError` naming host:port, never the password)."""
+    server = pool.acquire(_dsn_text(config), pool_max=config.pg_pool_max)
+    try:
+        with server.pool.connection() as conn:
+            return fn(conn)
+    except psycopg.Error as e:
+        raise StoreError(f"PostgreSQL at {server.endpoint} failed: {server.reason(e)}") from None
+    finally:
+        pool.release(server)
+
+
 def _dsn_text(config: Config) -> str:
     if config.dsn is None:
         raise InvalidInput("backend 'postgres' needs a DSN (config dsn / SALIENCE_DSN / --dsn)")

@@ -8,7 +8,7 @@ leaves the index short of `limit` rows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -20,7 +20,6 @@ from psycopg import sql as psql
 from ...errors import EmbedderMismatch, InvalidInput
 from ...models import Candidate, MemoryFilter
 from . import sql
-from .filters import filter_clause
 
 T = TypeVar("T")
 
@@ -49,6 +48,7 @@ class VectorSearchMixin:
     if TYPE_CHECKING:  # provided by PostgresStore
 
         def _q(self, template: str, **parts: psql.Composable) -> psql.Composed: ...
+        def _filter(self, flt: MemoryFilter | None) -> tuple[Any, list[Any]]: ...
         def _tx(self) -> AbstractContextManager[psycopg.Connection]: ...
         def _conn(self, *, tx: bool) -> AbstractContextManager[psycopg.Connection]: ...
         def _read(self, fn: Callable[[psycopg.Connection], T]) -> T: ...
@@ -113,12 +113,51 @@ class VectorSearchMixin:
         `parallel_workers` sets max_parallel_maintenance_workers for this build.
         Raises `InvalidInput` if the mind has no pinned embedder or more than 4000 dims.
         """
+        statements = self._rebuild_statements(
+            self._indexable_dim(),
+            self.hnsw_m if m is None else m,
+            self.hnsw_ef_construction if ef_construction is None else ef_construction,
+        )
+        self._build_concurrently(
+            statements, maintenance_work_mem=maintenance_work_mem, parallel_workers=parallel_workers
+        )
+        self._index_built()
+
+    def _rebuild_statements(
+        self, dim: int, m: int, ef_construction: int
+    ) -> list[psql.Composable | str]:
+        """A rebuild, each outside a transaction: drop a build a crash left (invalid), build
+        the new index beside the old, drop the old without blocking reads, rename the new."""
+        drop = partial(self._q, sql.DROP_HNSW_CONCURRENTLY)
+        return [
+            drop(name=psql.Identifier(sql.HNSW_BUILD_NAME)),
+            self._create_index_sql(dim, m, ef_construction, concurrently=True),
+            drop(name=psql.Identifier(sql.HNSW_INDEX_NAME)),
+            self._q(sql.RENAME_HNSW_BUILD),
+        ]
+
+    def _index_built(self) -> None:
+        """After a rebuild (here: nothing)."""
+
+    def _indexable_dim(self) -> int:
+        """The pinned dimension, if an HNSW index can hold it; else `InvalidInput`."""
         dim = self._pinned_dim()
         if dim is None or dim > MAX_HALFVEC_DIM:
             raise InvalidInput(
                 f"mind {self._mind!r} cannot have an HNSW index "
                 f"({'no pinned embedder' if dim is None else f'{dim} dims > {MAX_HALFVEC_DIM}'})"
             )
+        return dim
+
+    def _build_concurrently(
+        self,
+        statements: Sequence[psql.Composable | str],
+        *,
+        maintenance_work_mem: str | None,
+        parallel_workers: int | None,
+    ) -> None:
+        """`statements` of an index rebuild, in order, outside any transaction (CONCURRENTLY
+        refuses one), under the mind's session advisory lock and the build's settings."""
         settings = {
             k: v
             for k, v in (
@@ -127,23 +166,14 @@ class VectorSearchMixin:
             )
             if v is not None
         }
-        build = self._create_index_sql(
-            dim,
-            self.hnsw_m if m is None else m,
-            self.hnsw_ef_construction if ef_construction is None else ef_construction,
-            concurrently=True,
-        )
         key = f"{self._lock_key}:vector-index"
-        with self._conn(tx=False) as conn:  # autocommit: CONCURRENTLY refuses a transaction
+        with self._conn(tx=False) as conn:  # autocommit: pooled connections are
             conn.execute(sql.ADVISORY_SESSION_LOCK, (key,))
             try:
                 for name, value in settings.items():
                     conn.execute(sql.SET_SESSION, (name, str(value)))
-                drop = partial(self._q, sql.DROP_HNSW_CONCURRENTLY)
-                conn.execute(drop(name=psql.Identifier(sql.HNSW_BUILD_NAME)))
-                conn.execute(build)
-                conn.execute(drop(name=psql.Identifier(sql.HNSW_INDEX_NAME)))
-                conn.execute(self._q(sql.RENAME_HNSW_BUILD))
+                for statement in statements:
+                    conn.execute(statement)
             finally:
                 for name in settings:
                     conn.execute(psql.SQL(sql.RESET_SETTING).format(name=psql.Identifier(name)))
@@ -177,7 +207,7 @@ class VectorSearchMixin:
             )
         if not np.isfinite(q).all():
             raise InvalidInput("query vector contains NaN or infinite values")
-        where, params = filter_clause(flt, self._ident)
+        where, params = self._filter(flt)
         rows: list[Any] | None = None
         if self._use_index(dim, exact):
             rows = self._read(lambda c: self._hnsw(c, q, dim, where, params, limit))
@@ -200,6 +230,14 @@ class VectorSearchMixin:
         self._large = int(n[0]) > cap
         return self._large
 
+    def _index_walk(
+        self, dim: int, where: psql.Composable
+    ) -> tuple[psql.Composable, psql.Composable]:
+        """(the filter, the order) of an HNSW search: the order is the indexed expression."""
+        if dim <= MAX_INDEXED_DIM:
+            return where, psql.SQL(sql.INDEX_ORDER_VECTOR)
+        return where, psql.SQL(sql.INDEX_ORDER_HALFVEC).format(dim=psql.SQL(str(int(dim))))
+
     def _hnsw(
         self,
         conn: psycopg.Connection,
@@ -209,10 +247,7 @@ class VectorSearchMixin:
         params: list[Any],
         limit: int,
     ) -> list[Any]:
-        if dim <= MAX_INDEXED_DIM:
-            order = psql.SQL(sql.INDEX_ORDER_VECTOR)
-        else:
-            order = psql.SQL(sql.INDEX_ORDER_HALFVEC).format(dim=psql.SQL(str(int(dim))))
+        where, order = self._index_walk(dim, where)
         query = self._q(sql.VECTOR_HNSW, where=where, index_order=order)
         ef = min(MAX_EF_SEARCH, max(self.ef_search, limit))
         with conn.transaction():
