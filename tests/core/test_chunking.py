@@ -47,3 +47,23 @@ def test_chunk_properties(text: str, limit: int):
         c.encode("utf-8").decode("utf-8")  # valid UTF-8
     # no character lost: the non-space characters survive in order
     assert "".join("".join(chunks).split()) == "".join(text.split())
+
+
+def test_a_later_chunk_of_a_speakers_line_says_who_speaks():
+    from salience.ingest.chunking import chunk_message
+
+    said = " ".join(f"This is sentence {i} about my week." for i in range(60))
+    reply = " ".join(f"Reply sentence {i} here." for i in range(80))
+    chunks = chunk_message(f"Caroline: {said}\nAssistant: {reply}", 1200)
+    assert len(chunks) >= 3 and all(len(c.encode()) <= 1200 for c in chunks)
+    assert all(c.startswith(("Caroline: ", "Assistant: ")) for c in chunks)
+    assert chunks[-1].startswith("Assistant: Reply sentence")
+    assert chunk_message("Caroline: short turn") == ["Caroline: short turn"]
+
+
+def test_an_emails_headers_say_nobody():
+    from salience.ingest.chunking import chunk_message
+
+    body = " ".join(f"Body sentence {i} of the email." for i in range(90))
+    text = f"From: alice@example.com\nSubject: hi\n\n{body}"
+    assert chunk_message(text, 1200) == chunk_text(text, 1200)

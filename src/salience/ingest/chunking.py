@@ -71,3 +71,40 @@ def _split_word(word: str, max_bytes: int) -> list[str]:
         size += n
     parts.append(word[start:])
     return parts
+
+
+#: "Caroline: …" at the start of a line: who says that line (1-3 capitalised words); the
+#: header fields of an e-mail or an event say nobody
+_LABEL_RE = re.compile(r"^[ \t]*(?P<s>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2}):[ \t]", re.MULTILINE)
+_HEADERS = frozenset({
+    "from", "to", "cc", "bcc", "subject", "date", "sent", "re", "fwd", "fw", "reply-to",
+    "note", "notes", "summary", "location", "organizer", "organiser", "attendees", "when",
+    "where", "description", "status", "title", "url", "link", "ps", "p.s", "tl;dr", "tldr",
+    "update", "edit", "warning", "error", "todo", "note to self",
+})
+
+
+def chunk_message(text: str, max_bytes: int = 1200) -> list[str]:
+    """`chunk_text`, where each chunk after the first that begins inside a speaker's line
+    ("Caroline: …" — not an e-mail's or an event's header field) starts with that speaker's
+    label, so the chunk still says who is speaking: a question naming the speaker finds it, and
+    a participant's turns stay theirs. Room for the label is kept inside `max_bytes`."""
+    text = text.strip()
+    labels = [(m.start(), m.group("s")) for m in _LABEL_RE.finditer(text)
+              if m.group("s").lower() not in _HEADERS]
+    if not labels or _size(text) <= max_bytes:
+        return chunk_text(text, max_bytes)
+    reserve = max(_size(s) for _, s in labels) + 2
+    if max_bytes - reserve < 8:
+        return chunk_text(text, max_bytes)
+    chunks = chunk_text(text, max_bytes - reserve)
+    # a chunk is its span's words joined by single spaces: the span is at least as long
+    out, cursor = chunks[:1], len(chunks[0])
+    for chunk in chunks[1:]:
+        first = chunk.split(None, 1)[0]
+        at = text.find(first, cursor)
+        cursor = at + len(chunk) if at >= 0 else cursor
+        said = [s for pos, s in labels if pos <= at] if at >= 0 else []
+        starts_labelled = _LABEL_RE.match(chunk) is not None
+        out.append(f"{said[-1]}: {chunk}" if said and not starts_labelled else chunk)
+    return out

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import InvalidInput
 from ..models import UPDATABLE_FIELDS, Memory, check_text, new_id, validate_memory
-from .chunking import chunk_text
+from .chunking import chunk_message
 
 
 def prepare(
@@ -34,7 +34,7 @@ def prepare(
         raise InvalidInput("metadata must be a JSON object (dict)")
     clean["metadata"] = dict(metadata)
     out = []
-    for i, piece in enumerate(chunk_text(content, chunk_bytes)):
+    for i, piece in enumerate(chunk_message(content, chunk_bytes)):
         m = Memory(
             content=piece, id=new_id(), chunk_index=i, created_at=now, updated_at=now, **clean
         )
@@ -70,6 +70,6 @@ def new_records(
             seen[m.content_hash] = m.id
             records.append(m)
             given.append(idx)
-        assert first_id is not None  # chunk_text returns at least one chunk
+        assert first_id is not None  # chunk_message returns at least one chunk
         item_ids.append(first_id)
     return records, item_ids, given

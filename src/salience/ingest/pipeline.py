@@ -34,7 +34,7 @@ from ..models import validate_memory as _validate
 from ..search.slots import slot_terms, stated_before
 from ..store.ingest import HarvestMark, IngestBatch, IngestCommit, MindEvent, QueueItem, QueueName
 from . import rules
-from .chunking import chunk_text
+from .chunking import chunk_message
 from .items import (
     PARADIGM_SHIFT_EVENT,
     RECONSOLIDATE_KEY,
@@ -238,7 +238,7 @@ class Ingestor:
 
     def _chunks(self, item: IngestItem) -> tuple[str, list[str]]:
         text = check_text(item.text, max_bytes=self.config.max_content_bytes)
-        return text, chunk_text(text, self.config.chunk_bytes)
+        return text, chunk_message(text, self.config.chunk_bytes)
 
     def _triage(
         self, item: IngestItem, dequeue: tuple[QueueName, int] | None, text: str,
@@ -359,7 +359,7 @@ class Ingestor:
         text = check_text(item.text, max_bytes=self.config.max_content_bytes)
         fields = item.fields
         records = self._records(
-            item, chunk_text(text, self.config.chunk_bytes),
+            item, chunk_message(text, self.config.chunk_bytes),
             salience=float(fields.get("salience", 5.0)),
             summary=str(fields.get("summary", "")),
             memory_type=MemoryType(fields.get("memory_type", MemoryType.GENERAL)),
@@ -393,7 +393,7 @@ class Ingestor:
         text = check_text(item.text, max_bytes=self.config.max_content_bytes)
         t = self.thresholds
         raw = self._records(
-            item, chunk_text(text, self.config.chunk_bytes), salience=t.archive_raw, summary="",
+            item, chunk_message(text, self.config.chunk_bytes), salience=t.archive_raw, summary="",
             memory_type=MemoryType.GENERAL, tags=[*item.tags, "archive"], entities=[],
             source=Source.SYSTEM,
         )
@@ -445,7 +445,7 @@ class Ingestor:
             if not text:
                 continue
             out.extend(self._records(
-                item, chunk_text(text, self.config.chunk_bytes),
+                item, chunk_message(text, self.config.chunk_bytes),
                 salience=rules.clamp_salience(f.salience), summary="",
                 memory_type=MemoryType.FACT, tags=[*item.tags, "archive", "distilled"],
                 entities=[], source=Source.AGENT_INFERRED,
