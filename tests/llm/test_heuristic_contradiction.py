@@ -319,13 +319,14 @@ def test_the_pattern_gates_change_no_result() -> None:
     texts = [t for pair in (*CONTRADICTIONS, *COMPATIBLE, *ISSUE_UPDATES, *ISSUE_COMPATIBLE)
              for t in pair]
     gated = [C._claims_of.__wrapped__(t) for t in texts]
-    saved = C._GATES
+    saved = C._GATE_RES
     try:
-        C._GATES = {}
+        C._GATE_RES = {}
         plain = [C._claims_of.__wrapped__(t) for t in texts]
     finally:
-        C._GATES = saved
+        C._GATE_RES = saved
     assert gated == plain
+    assert set(C._GATE_RES) == set(C._GATES)  # every gate is compiled
 
 
 def test_the_llm_contradiction_answer_carries_claims() -> None:

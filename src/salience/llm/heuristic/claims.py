@@ -2134,12 +2134,18 @@ _GATES: dict[str, tuple[str, ...]] = {
 }
 
 
+#: each gate as one expression: any of its words (a digit for "#digit"); the same test as
+#: looking for each word in turn, once per clause and group instead of once per word
+_GATE_RES: dict[str, re.Pattern[str]] = {
+    name: re.compile("|".join(r"\d" if w == "#digit" else re.escape(w) for w in words))
+    for name, words in _GATES.items()
+}
+
+
 def _gate_open(name: str, low: str) -> bool:
     """Whether the patterns of group `name` can match the lower-cased clause `low`."""
-    words = _GATES.get(name)
-    if words is None:
-        return True
-    return any(any(ch.isdigit() for ch in low) if w == "#digit" else w in low for w in words)
+    gate = _GATE_RES.get(name)
+    return gate is None or gate.search(low) is not None
 
 
 def _clause_claims(clause: str, ctx: _Ctx) -> list[Claim]:
