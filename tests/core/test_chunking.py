@@ -67,3 +67,17 @@ def test_an_emails_headers_say_nobody():
     body = " ".join(f"Body sentence {i} of the email." for i in range(90))
     text = f"From: alice@example.com\nSubject: hi\n\n{body}"
     assert chunk_message(text, 1200) == chunk_text(text, 1200)
+
+
+def test_a_list_heading_or_a_key_is_no_speaker():
+    from salience.ingest.chunking import chunk_message
+
+    said = " ".join(f"This is sentence {i} about my week." for i in range(30))
+    items = ", ".join(f"item {i}" for i in range(200))
+    chunks = chunk_message(f"Caroline: {said}\nGroceries: {items}", 1200)
+    assert len(chunks) >= 2 and not any(c.startswith("Groceries: ") for c in chunks[1:])
+    # a transcript's speakers who talk on two lines or more are speakers
+    a = " ".join(f"Alice line {i}." for i in range(60))
+    b = " ".join(f"Bob line {i}." for i in range(60))
+    chunks = chunk_message(f"Alice: {a}\nBob: {b}\nAlice: {a}\nBob: {b}", 1200)
+    assert all(c.startswith(("Alice: ", "Bob: ")) for c in chunks)

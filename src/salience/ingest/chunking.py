@@ -8,6 +8,7 @@ whitespace; joining them with single spaces reproduces the text's words in order
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？…])\s+|\n\s*\n+|\n")
 
@@ -88,13 +89,23 @@ def chunk_message(text: str, max_bytes: int = 1200) -> list[str]:
     """`chunk_text`, where each chunk after the first that begins inside a speaker's line
     ("Caroline: …" — not an e-mail's or an event's header field) starts with that speaker's
     label, so the chunk still says who is speaking: a question naming the speaker finds it, and
-    a participant's turns stay theirs. Room for the label is kept inside `max_bytes`."""
+    a participant's turns stay theirs. A speaker is the first line's, one labelling two lines
+    or more, or the user or the assistant; a chunk inside a line labelled otherwise (a list
+    heading, a key) gets no label. Room for the label is kept inside `max_bytes`."""
     text = text.strip()
-    labels = [(m.start(), m.group("s")) for m in _LABEL_RE.finditer(text)
-              if m.group("s").lower() not in _HEADERS]
-    if not labels or _size(text) <= max_bytes:
+    if _size(text) <= max_bytes:
         return chunk_text(text, max_bytes)
-    reserve = max(_size(s) for _, s in labels) + 2
+    lines = [(m.start(), m.group("s")) for m in _LABEL_RE.finditer(text)]
+    said = Counter(s for _, s in lines)
+    # a speaker: the first line's, one that speaks on two lines or more, or the user or the
+    # assistant — not a list heading or a key that happens to start one line ("Groceries: …")
+    speakers = {s for s in said if s.lower() not in _HEADERS and (
+        said[s] > 1 or s.lower() in {"user", "assistant"}
+        or (lines[0][0] == 0 and lines[0][1] == s))}
+    labels = [(pos, s if s in speakers else None) for pos, s in lines]
+    if not speakers:
+        return chunk_text(text, max_bytes)
+    reserve = max(_size(s) for s in speakers) + 2
     if max_bytes - reserve < 8:
         return chunk_text(text, max_bytes)
     chunks = chunk_text(text, max_bytes - reserve)
@@ -104,7 +115,7 @@ def chunk_message(text: str, max_bytes: int = 1200) -> list[str]:
         first = chunk.split(None, 1)[0]
         at = text.find(first, cursor)
         cursor = at + len(chunk) if at >= 0 else cursor
-        said = [s for pos, s in labels if pos <= at] if at >= 0 else []
+        line = [s for pos, s in labels if pos <= at] if at >= 0 else []
         starts_labelled = _LABEL_RE.match(chunk) is not None
-        out.append(f"{said[-1]}: {chunk}" if said and not starts_labelled else chunk)
+        out.append(f"{line[-1]}: {chunk}" if line and line[-1] and not starts_labelled else chunk)
     return out
