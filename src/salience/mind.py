@@ -474,9 +474,15 @@ class Mind:
     ) -> list[SearchHit]:
         """Search this mind and `others` (e.g. workspace minds) as one list; `hit.mind` says
         where each hit came from. Catch-up queries get each mind's catch-up selection."""
+        return self.fuse([m.search(query, limit=limit) for m in (self, *others)], limit)
+
+    @staticmethod
+    def fuse(results: Sequence[Sequence[SearchHit]], limit: int) -> list[SearchHit]:
+        """Several minds' hits as one list, as `recall` ranks them (fused by rank, RRF: no
+        mind's raw scores crowd out another's; `hit.mind` says where each came from)."""
         from .search.multi import fuse_minds
 
-        return fuse_minds([m.search(query, limit=limit) for m in (self, *others)], limit)
+        return fuse_minds(results, limit)
 
     def catch_up(self, topic: str | None = None, *, limit: int = 10) -> list[SearchHit]:
         """Important memories and decisions, then the 3 most recent (design B's catch-up).

@@ -300,8 +300,6 @@ def _register_recall_routes(
         ) -> dict[str, Any]:
             """Search this mind and `minds` as one list (the key must reach every one). Each
             mind's hits are recorded as retrieved (write keys only) after the response."""
-            from ..search.multi import fuse_minds
-
             others = [
                 (n, pool.get(n, _entry_tenant(db.authorize(who, n, "read")), create=False))
                 for n in body.minds
@@ -313,7 +311,7 @@ def _register_recall_routes(
             if who.can("write"):
                 for n, x, hits in found:
                     _after(later, pool, n, x, hits)
-            hits = fuse_minds([h for _, _, h in found], body.limit)
+            hits = Mind.fuse([h for _, _, h in found], body.limit)
             return {"hits": [h.to_dict() for h in hits]}
 
     if hasattr(Mind, "mark_useful"):

@@ -50,9 +50,9 @@ def mind_exists(config: Config, name: str, *, backend: str | None = None) -> boo
     if backend == "sqlite":
         return sqlite_path(config, name).exists()
     if backend == "postgres":
-        from .postgres import PostgresStore
+        from .postgres import store_class
 
-        return PostgresStore.exists(config, check_mind_name(name))
+        return store_class(config).exists(config, check_mind_name(name))
     raise InvalidInput(f"unknown backend {backend!r}; expected 'sqlite' or 'postgres'")
 
 
@@ -98,10 +98,10 @@ def open_store(config: Config, name_or_path: str | Path, *, backend: str | None 
         from ..errors import MissingExtra
 
         try:
-            from .postgres import PostgresStore
+            from .postgres import store_class
         except ImportError as e:
             raise MissingExtra("psycopg", "postgres") from e
         if config.dsn is None:
             raise InvalidInput("backend 'postgres' needs a DSN (config dsn / SALIENCE_DSN / --dsn)")
-        return PostgresStore.open(config, check_mind_name(name_or_path))
+        return store_class(config).open(config, check_mind_name(name_or_path))
     raise InvalidInput(f"unknown backend {backend!r}; expected 'sqlite' or 'postgres'")

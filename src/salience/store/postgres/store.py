@@ -195,10 +195,6 @@ class PostgresStore(
         Raises `StoreError` (naming host:port, never the password) if the server cannot be
         reached or used, `SchemaVersionError` if the mind was written by a newer Salience.
         """
-        if config.postgres_layout == "shared" and cls is PostgresStore:
-            from .shared_store import SharedPostgresStore
-
-            return SharedPostgresStore.open(config, mind)
         server = pool.acquire(_dsn_text(config), pool_max=config.pg_pool_max)
         try:
             return cls(
@@ -215,11 +211,8 @@ class PostgresStore(
     @classmethod
     def exists(cls, config: Config, mind: str) -> bool:
         """True if `mind` has a schema on the server of `config.dsn` (nothing is created); with
-        `postgres_layout = "shared"`, a row in the layout's directory."""
-        if config.postgres_layout == "shared" and cls is PostgresStore:
-            from .shared_store import SharedPostgresStore
-
-            return SharedPostgresStore.exists(config, mind)
+        `postgres_layout = "shared"`: `SharedPostgresStore.exists` (`postgres.store_class`
+        picks the class)."""
         def found(conn: psycopg.Connection) -> bool:
             row = conn.execute(sql.SCHEMA_EXISTS, (schema_name(mind),)).fetchone()
             return bool(row and row[0])
