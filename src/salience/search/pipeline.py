@@ -17,6 +17,7 @@ import statistics
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..clock import Clock
@@ -218,18 +219,17 @@ class Recall:
         """`update_first` with the candidates' stored vectors and the mind's calibrated
         contradiction gate, and the relevance test of a newer statement with no change word
         (`answers_as_well`)."""
-        from ..llm.heuristic.discourse import announces_update
-        from .slots import asks_one_value, statement_text
-
         head = [memories[i] for i, _, _ in ranked[:window]]
-        if len(head) < 2 or (not asks_one_value(query) and not any(
-                announces_update(statement_text(m)) for m in head)):
-            return ranked  # nothing can move (`updates_above`): no vectors read
-        vecs = self.store.get_vectors([m.id for m in head])
+        if len(head) < 2:
+            return ranked
         gate = update_gate(self.store)
 
+        @cache
+        def vectors() -> Mapping[str, Any]:  # read once, when a pair is first compared
+            return self.store.get_vectors([m.id for m in head])
+
         def similarity(a: Memory, b: Memory) -> float | None:
-            va, vb = vecs.get(a.id), vecs.get(b.id)
+            va, vb = vectors().get(a.id), vectors().get(b.id)
             return float(va @ vb) if va is not None and vb is not None else None
 
         return update_first(query, ranked, memories, similarity, gate, window=window,

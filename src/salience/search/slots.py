@@ -401,12 +401,9 @@ def updates_above(
     news.sort(key=lambda it: it[1], reverse=True)  # type: ignore[arg-type, return-value]
     asked = {stem(w) for w in words(query.lower())} if query is not None else set()
     wanted = question_slots(query) if query is not None else frozenset()
-    seen: list[frozenset[str]] = []
-
+    @cache
     def people() -> frozenset[str]:  # the candidates' speakers, read when a pair needs them
-        if not seen:
-            seen.append(frozenset().union(*(_read(statement_text(m)).speakers for m, _ in timed)))
-        return seen[0]
+        return frozenset().union(*(_read(statement_text(m)).speakers for m, _ in timed))
 
     out: dict[str, str] = {}
     for old, t_old in timed:

@@ -2012,7 +2012,7 @@ def _update_topic(ctx: _Ctx, clause: str, found: list[Claim]) -> None:
 #: to Lisbon")
 _NAMED_START = re.compile(
     r"^\s*(?:(?:so|and|but|also|oh|btw|anyway)\s*,?\s+)*(?P<n>[A-Z][a-z]+)\s+"
-    r"(?P<v>called|rang|texted|messaged|emailed|wrote|said|says|told|mentioned|\w+)\b"
+    r"(?P<v>\w+)\b"
 )
 _TELLING = frozenset({"called", "rang", "texted", "messaged", "emailed", "wrote", "said", "says",
                       "told", "mentioned"})
