@@ -10,7 +10,11 @@ One mind per conversation (a temporary SQLite file) on a frozen clock set to eac
 date. Every turn goes through `Mind.remember_turn(text, speaker=…)` (deferred: queued for
 triage by the offline brain, then admission, quality, contradictions), preceded by
 `Mind.prefetch(last 3 messages, message)` as an agent would (retrievals recorded) and followed by
-`Mind.evaluate_usefulness(next message, prefetched)`. After each session the clock moves day by
+`Mind.evaluate_usefulness(next message, prefetched)`. In a chat with an AI assistant (a speaker
+named "Assistant", reserved by `remember_turn`), each reply is passed with the message it
+answers — `remember_turn(message, reply, speaker=…)`, both turns' ids on the memory — and
+judges what was prefetched for it; an assistant turn answering nothing is counted, not stored.
+After each session the clock moves day by
 day to the next session's date with one `Mind.heartbeat()` per simulated day (drain, maintenance,
 cognitive runs on their own triggers; at most `--max-ticks` per gap, spread evenly). The queue
 is drained; the questions of categories 1–4 are asked one day after the last session with
@@ -363,10 +367,30 @@ def replay(
 
 
 def _session(run: Replay, sess: locomo.Session, when: datetime, on_turn: Any) -> None:
+    """Replay one session as an agent lives it. A turn whose speaker is the assistant is the
+    reply to the message before it: it judges what was prefetched for that message and is
+    remembered with it (`remember_turn(message, reply, speaker=…)`, both turns' ids on the
+    memory). Between people every turn is a message of its own, judged by the next one."""
     mind = run.mind
     said: list[str] = []
     pending: list[Any] = []
-    for turn in sess.turns:
+    waiting: tuple[Turn, str] | None = None  # a person's message whose reply follows
+
+    def remember(turn: Turn, msg: str, reply: Turn | None = None, reply_msg: str = "") -> None:
+        ids = [turn.dia_id, reply.dia_id] if reply is not None else turn.dia_id
+        t0 = time.perf_counter()
+        try:
+            mind.remember_turn(
+                msg, reply_msg, speaker=turn.speaker, session_id=f"session-{sess.index}",
+                occurred_at=when, metadata={"dia_id": ids},
+            )
+        except InvalidInput as e:
+            run.rejected.extend([turn.dia_id] + ([reply.dia_id] if reply is not None else []))
+            run.errors.append(f"remember_turn {turn.dia_id}: {e}")
+        run.timed("remember", t0)
+
+    turns = sess.turns
+    for i, turn in enumerate(turns):
         msg = turn_message(turn)
         if not msg.strip():
             run.rejected.append(turn.dia_id)
@@ -375,23 +399,37 @@ def _session(run: Replay, sess: locomo.Session, when: datetime, on_turn: Any) ->
             t0 = time.perf_counter()
             mind.evaluate_usefulness(msg, pending)
             run.timed("evaluate", t0)
+            pending = []
+        if is_assistant(turn.speaker):
+            if waiting is None:  # nothing to reply to: an agent's opener is not a person's turn
+                run.rejected.append(turn.dia_id)
+                run.count("assistant_without_message")
+            else:
+                remember(*waiting, turn, msg)
+                waiting = None
+            said.append(msg)
+            continue
+        if waiting is not None:  # its reply turned out empty
+            remember(*waiting)
+            waiting = None
         t0 = time.perf_counter()
         pending = mind.prefetch(said[-HISTORY:], msg)
         run.timed("prefetch", t0)
         run.count("prefetched", len(pending))
-        t0 = time.perf_counter()
-        try:
-            mind.remember_turn(
-                msg, speaker=turn.speaker, session_id=f"session-{sess.index}", occurred_at=when,
-                metadata={"dia_id": turn.dia_id},
-            )
-        except InvalidInput as e:
-            run.rejected.append(turn.dia_id)
-            run.errors.append(f"remember_turn {turn.dia_id}: {e}")
-        run.timed("remember", t0)
+        if i + 1 < len(turns) and is_assistant(turns[i + 1].speaker):
+            waiting = (turn, msg)  # remembered with the reply that follows
+        else:
+            remember(turn, msg)
         said.append(msg)
         if on_turn is not None:
             on_turn()
+    if waiting is not None:
+        remember(*waiting)
+
+
+def is_assistant(speaker: str) -> bool:
+    """Whether a turn is the agent's own reply (its speaker is "Assistant", any case)."""
+    return speaker.strip().lower() == "assistant"
 
 
 def evaluate(

@@ -239,3 +239,39 @@ def test_static_protocol_saves_a_turn_over_1200_bytes(sample: Path, tmp_path: Pa
         assert chunks and {m.t for m in chunks} == {first.t}
     finally:
         mind.close()
+
+
+def test_replay_remembers_an_assistant_reply_with_the_message_it_answers(tmp_path: Path) -> None:
+    """A chat with an AI assistant: "Assistant" is a reserved speaker for remember_turn, so the
+    replay passes each reply with the message before it; nothing is refused, both ids kept."""
+    conv = {
+        "speaker_a": "Noor", "speaker_b": "Assistant",
+        "session_1_date_time": "9:00 am on 2 March, 2024",
+        "session_1": [
+            {"speaker": "Assistant", "dia_id": "D1:1", "text": "Good morning! How can I help?"},
+            {"speaker": "Noor", "dia_id": "D1:2",
+             "text": "Please remember that my passport expires on 14 August 2025."},
+            {"speaker": "Assistant", "dia_id": "D1:3",
+             "text": "Noted: your passport expires on 14 August 2025. Renew it by June."},
+            {"speaker": "Noor", "dia_id": "D1:4",
+             "text": "Also my landlord Kemal raises the rent to 1,450 euros in May."},
+        ],
+    }
+    qa = [{"question": "When does Noor's passport expire?", "evidence": ["D1:2"], "category": 4}]
+    path = tmp_path / "assistant.json"
+    path.write_text(json.dumps([{"sample_id": "a-1", "conversation": conv, "qa": qa}]))
+    (c,) = locomo.load(path)
+    emb = locomo.CachedEmbedder(locomo.make_embedder_for("hash"))
+    run = live.replay(c, emb, tmp_path, "c0", Config().search_preset)
+    try:
+        assert run.errors == []
+        assert run.rejected == ["D1:1"]  # an opener with no message to answer
+        assert run.activity["assistant_without_message"] == 1
+        memories = run.mind.list(MemoryFilter(include_superseded=True), limit=100)
+        own = [live.provenance_of(m).own for m in memories]
+        assert any({"D1:2", "D1:3"} <= ids for ids in own)  # the pair, one turn
+        assert any("D1:4" in ids for ids in own)  # a last message with no reply is kept
+        pair = next(m for m in memories if "D1:2" in live.provenance_of(m).own)
+        assert pair.content.startswith("Noor: Please remember")
+    finally:
+        run.mind.close()
