@@ -15,6 +15,7 @@ import os
 import socket
 import threading
 import uuid
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -52,7 +53,9 @@ log = logging.getLogger(__name__)
 
 LEASE_NAME = "heartbeat"
 TICK_KEY = "heartbeat_last_tick_at"
-_LOCKS: dict[str, threading.Lock] = {}
+#: one lock per mind while a tick of it runs in this process; weak, so a server that has ticked
+#: many minds (a tenant creating minds, minds evicted from the pool) keeps none of theirs
+_LOCKS: weakref.WeakValueDictionary[str, threading.Lock] = weakref.WeakValueDictionary()
 _LOCKS_GUARD = threading.Lock()
 
 
