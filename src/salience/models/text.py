@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -222,24 +222,70 @@ def stem(word: str) -> str:
 #: texts longer than this are read again rather than cached: a process-wide cache of whole
 #: texts is bounded in bytes, not only in entries (issue 17: a server's RSS grew with them)
 TEXT_CACHE_MAX_CHARS = 2_000
+#: and the texts one cache keeps total at most this many characters (issue 17: 16,384 texts of
+#: 2,000 characters were 33 M characters in the claims cache alone; short texts never reach it:
+#: 16,384 soak sentences or LoCoMo turns are 1-5 M)
+TEXT_CACHE_BUDGET_CHARS = 4_000_000
 
 
-def text_cache(maxsize: int, max_chars: int = TEXT_CACHE_MAX_CHARS) -> Callable[[F], F]:
-    """`functools.lru_cache(maxsize)` for a pure function of a text (its first argument) that
-    keeps no text longer than `max_chars`: at most `maxsize` × `max_chars` characters."""
-    from functools import lru_cache, wraps
+class CacheInfo(NamedTuple):
+    """`functools.lru_cache`'s statistics, plus the characters of the texts kept."""
+
+    hits: int
+    misses: int
+    maxsize: int
+    currsize: int
+    chars: int
+
+
+def text_cache(
+    maxsize: int, max_chars: int = TEXT_CACHE_MAX_CHARS, budget_chars: int = TEXT_CACHE_BUDGET_CHARS
+) -> Callable[[F], F]:
+    """A least-recently-used cache (thread-safe) for a pure function of a text (its first
+    argument) that keeps no text longer than `max_chars`, at most `maxsize` texts and at most
+    `budget_chars` characters of texts in all."""
+    import threading
+    from collections import OrderedDict
+    from functools import wraps
 
     def deco(fn: F) -> F:
-        cached = lru_cache(maxsize=maxsize)(fn)
+        kept: OrderedDict[Any, tuple[Any, int]] = OrderedDict()  # key -> (value, chars)
+        lock = threading.Lock()
+        stats = {"hits": 0, "misses": 0, "chars": 0}
 
         @wraps(fn)
         def wrapper(text: str, *args: Any, **kwargs: Any) -> Any:
-            if len(text) > max_chars:
+            n = len(text)
+            if n > max_chars:
                 return fn(text, *args, **kwargs)
-            return cached(text, *args, **kwargs)
+            key = (text, args, tuple(kwargs.items())) if args or kwargs else text
+            with lock:
+                hit = kept.get(key)
+                if hit is not None:
+                    kept.move_to_end(key)
+                    stats["hits"] += 1
+                    return hit[0]
+                stats["misses"] += 1
+            value = fn(text, *args, **kwargs)
+            with lock:
+                if key not in kept:
+                    kept[key] = (value, n)
+                    stats["chars"] += n
+                    while len(kept) > maxsize or stats["chars"] > budget_chars:
+                        stats["chars"] -= kept.popitem(last=False)[1][1]
+            return value
 
-        wrapper.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
-        wrapper.cache_info = cached.cache_info  # type: ignore[attr-defined]
+        def cache_info() -> CacheInfo:
+            with lock:
+                return CacheInfo(stats["hits"], stats["misses"], maxsize, len(kept), stats["chars"])
+
+        def cache_clear() -> None:
+            with lock:
+                kept.clear()
+                stats.update(hits=0, misses=0, chars=0)
+
+        wrapper.cache_clear = cache_clear  # type: ignore[attr-defined]
+        wrapper.cache_info = cache_info  # type: ignore[attr-defined]
         return wrapper  # type: ignore[return-value]
 
     return deco
