@@ -41,9 +41,15 @@ def sqlite_heap_mb() -> float:
 
 
 def cache_sizes() -> str:
-    """`cache_info()` fill of the process-wide caches a server fills."""
-    return ", ".join(f"{name} {fn.cache_info().currsize}/{fn.cache_info().maxsize}"  # type: ignore[attr-defined]
-                     for name, fn in sorted(_caches.items()))
+    """`cache_info()` fill of the process-wide caches a server fills (and the characters of
+    texts each text cache keeps)."""
+    out = []
+    for name, fn in sorted(_caches.items()):
+        info = fn.cache_info()  # type: ignore[attr-defined]
+        chars = getattr(info, "chars", None)  # a text_cache's characters kept (lru_cache: none)
+        out.append(f"{name} {info.currsize}/{info.maxsize}"
+                   + (f" {chars / 1e6:.2f}M chars" if chars is not None else ""))
+    return ", ".join(out)
 
 
 def track_caches(size: int | None) -> None:
