@@ -166,7 +166,7 @@ def email_rows(n: int, threads: int, console: Console) -> None:
     from salience.ingest import pipeline
     from salience.ingest.chunking import chunk_text
     from salience.ingest.mbox import read_mbox
-    from salience.llm.heuristic.claims import _claims_cached
+    from salience.llm.heuristic.claims import _claims_of
     from salience.llm.heuristic.entities import _find_entities
     from salience.models import MemoryFilter
 
@@ -197,7 +197,7 @@ def email_rows(n: int, threads: int, console: Console) -> None:
                 name = f"{mode.replace(' ', '')}-{label}"
                 with Mind.open(name, config=cfg, embedder=emb, clock=clock) as mind:
                     warm(mind)
-                    _claims_cached.cache_clear()  # every row reads the texts for the first time
+                    _claims_of.cache_clear()  # every row reads the texts for the first time
                     _find_entities.cache_clear()
                     load0 = os.getloadavg()[0]
                     t0, c0 = time.perf_counter(), time.process_time()
