@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 
 from ...models.text import text_cache
 from . import claim_values as V
+from . import slot_words
 from .discourse import (
     HYPOTHETICAL_RE,
     Segment,
@@ -706,6 +707,13 @@ def _home(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     return _mk(ctx.seg.first, "residence", value, ctx)
 
 
+#: a period of one's past: what one "was" then is no claim on now
+_PAST_PERIOD = re.compile(
+    r"\b(?:in my (?:teens|twenties|thirties|forties|fifties|youth|early|late)|as a (?:kid|child|"
+    r"student|teenager)|back (?:then|in)|at uni|in college|at university|years ago|"
+    r"when i was|before (?:the|my|i)|for (?:\w+ )?(?:years|months|a while))\b", re.I)
+
+
 def _job(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     raw = m.group("val")
     value = _clean(raw)
@@ -721,6 +729,8 @@ def _job(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     ):
         return []
     aux = (m.groupdict().get("aux") or "").lower()
+    if re.search(r"\b(?:was|were)\b", m.group(0), re.I) and _PAST_PERIOD.search(ctx.line):
+        return []  # "I was a waiter in my twenties": a job held then, not now
     # a volunteer, part-time or additional role is held beside one's job, not instead of it
     side = "also" in aux.split() or toks[0] in _SIDE_ROLES
     return _mk(_subj(m, ctx), "side job" if side else "job", value, ctx,
@@ -2148,6 +2158,24 @@ def _gate_open(name: str, low: str) -> bool:
     return gate is None or gate.search(low) is not None
 
 
+_SPEAKER_SUBJECTS = frozenset({"i", "we", "my", "our", "me", "us"})
+
+
+def _slot_words(clause: str, ctx: _Ctx, found: list[Claim]) -> list[Claim]:
+    """The speaker's residence or employer read from the clause's head words
+    (`slot_words`) when no pattern gave that slot: "the view from the new balcony in
+    greenwich is unreal", "first week as a product manager at Canva"."""
+    if (ctx.subject or "i").lower() not in _SPEAKER_SUBJECTS or _PAST_EVENT.search(clause):
+        return []
+    have = {c.attribute for c in found}
+    out: list[Claim] = []
+    if "residence" not in have:
+        out += _mk("user", "residence", slot_words.home_place(clause), ctx)
+    if "employer" not in have:
+        out += _mk("user", "employer", slot_words.job_employer(clause), ctx)
+    return out
+
+
 def _clause_claims(clause: str, ctx: _Ctx) -> list[Claim]:
     ctx.thing_marked = bool(_THING_CHANGE_RE.search(clause))
     out: list[Claim] = []
@@ -2165,6 +2193,7 @@ def _clause_claims(clause: str, ctx: _Ctx) -> list[Claim]:
             except (IndexError, ValueError):
                 continue
     if not ctx.episodic:
+        out.extend(_slot_words(clause, ctx, out))
         out.extend(_generic(clause, ctx))
         if not _PAST_EVENT.search(clause) and not TIME_RE.search(clause) and not _PAST_VERB.match(
             clause
