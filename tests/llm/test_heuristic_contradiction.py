@@ -222,6 +222,81 @@ ISSUE_UPDATES = [
      "If anything comes up, my phone number is +47 860 48 577."),
 ]
 
+# -- issue 14, seventh pass: tools of one kind used at a time (password managers, to-do apps,
+# VPNs, tax software), diet synonyms, an ordinal child, a household, named pets, memberships,
+# more ways of quitting, a meeting moved to an hour; the near-misses beside them supersede
+# nothing (a false supersession hides a user's fact)
+MORE_UPDATES = [
+    # tools: a second password manager / to-do app / VPN / tax program replaces the first
+    ("I use Bitwarden now.", "I use 1Password for all my passwords."),
+    ("I switched to Todoist.", "I use TickTick for my to-do list."),
+    ("I use Mullvad these days.", "I use NordVPN."),
+    ("I use FreeTaxUSA this year.", "I use TurboTax for my taxes."),
+    ("I keep my tasks in Todoist now.", "I use Things 3 for my tasks."),
+    ("I moved off Dropbox, we use Google Drive now.", "I use Dropbox for all my files."),
+    # diet synonyms
+    ("I'm veggie now.", "I eat meat every day."),
+    ("I've given up on being vegan.", "I'm vegan."),
+    ("I'm pescy these days.", "I'm vegan."),
+    ("I'm eating meat again.", "I'm vegetarian."),
+    # an ordinal child, a household
+    ("Our fourth was born on Tuesday!", "We have three kids."),
+    ("Baby number three arrived last night.", "We have two kids."),
+    ("We're a family of five now.", "We have two kids."),
+    # named pets
+    ("Miso died last week.", "I have a cat called Miso."),
+    ("Sadly Pepper passed away on Sunday.", "Our dog Pepper loves the beach."),
+    ("We had to rehome Clover.", "Our rabbit Clover chews everything."),
+    # memberships
+    ("I cancelled my PureGym membership.", "I have a membership at PureGym."),
+    # more ways of quitting
+    ("We changed our minds on the Tesla.", "We decided to buy a Tesla."),
+    ("We dumped Jira.", "We use Jira for tickets."),
+    ("I got off Facebook.", "I use Facebook every day."),
+    # a meeting moved to an hour
+    ("Standup moved to 10.", "Standup is at 9."),
+]
+
+MORE_COMPATIBLE = [
+    # tools of kinds used side by side, or of different kinds
+    ("I use GitHub for work.", "I use GitLab for my side projects."),
+    ("I use Bitwarden.", "I use Todoist."),
+    ("I use Zoom with clients.", "I use Google Meet with my family."),
+    # diets: someone else's, a hypothetical, a restaurant
+    ("My sister is veggie.", "I eat meat every day."),
+    ("The veggie burger was great.", "I eat meat every day."),
+    ("I might go veggie next year.", "I eat meat every day."),
+    # ordinal child still to come; a first child; someone else's
+    ("We're expecting our fourth in May.", "We have three kids."),
+    ("Our fourth is due in May.", "We have three kids."),
+    ("My sister's fourth was born on Tuesday.", "We have three kids."),
+    ("Our first was born in 2018.", "We have two kids."),
+    # a household of the right size, another family
+    ("We're a family of four.", "We have two kids."),
+    ("A family of five sat at the next table.", "We have two kids."),
+    ("The family of five next door is moving.", "We have two kids."),
+    ("We booked a table for a family of five.", "We have two kids."),
+    # someone else's pet, a person, a sauce, a pet's test
+    ("My friend's dog Max died.", "Our dog Max loves the beach."),
+    ("Max passed his driving test.", "Our dog Max loves the beach."),
+    ("Max passed the salt.", "Our dog Max loves the beach."),
+    ("Grandpa Joe died last year.", "Our dog Pepper loves the beach."),
+    ("I ran out of Pepper sauce.", "Our dog Pepper loves the beach."),
+    ("My neighbours had to rehome their dog Clover.", "Our rabbit Clover chews everything."),
+    ("Clover ran away from the cat and hid.", "Our rabbit Clover chews everything."),
+    # someone else's membership, another place
+    ("My wife cancelled her PureGym membership.", "I have a membership at PureGym."),
+    ("I cancelled my Netflix subscription.", "I have a membership at PureGym."),
+    # quitting something else
+    ("We changed our minds on the paint colour.", "We decided to buy a Tesla."),
+    ("I moved off the sofa to the floor.", "I use Dropbox for all my files."),
+    ("I got off the train at Leeds.", "I take the train to work."),
+    ("We changed our minds about the wedding venue.", "We decided to buy a Tesla."),
+    # another meeting, a room number
+    ("The retro moved to 10.", "Standup is at 9."),
+    ("Standup is in room 10.", "Standup is at 9."),
+]
+
 # a condition about the speaker makes the main clause hypothetical: no claim
 HYPOTHETICAL = ["If I move to Berlin, my rent is 900 euros.",
                 "If I lived in Paris, I would eat croissants.", "If it rains, the picnic is off."]
@@ -232,13 +307,13 @@ def test_a_hypothetical_makes_no_claim(text: str) -> None:
     assert claims(text) == []
 
 
-@pytest.mark.parametrize(("a", "b"), ISSUE_COMPATIBLE)
+@pytest.mark.parametrize(("a", "b"), ISSUE_COMPATIBLE + MORE_COMPATIBLE)
 def test_claims_about_different_things_do_not_conflict(a: str, b: str) -> None:
     for x, y in ((a, b), (b, a)):
         assert brain.contradicts(_turn(x), [_turn(y)]) == [], (claims(x), claims(y))
 
 
-@pytest.mark.parametrize(("new", "old"), ISSUE_UPDATES)
+@pytest.mark.parametrize(("new", "old"), ISSUE_UPDATES + MORE_UPDATES)
 def test_real_updates_are_caught(new: str, old: str) -> None:
     assert brain.contradicts(_turn(new), [_turn(old)]) == [0], (claims(new), claims(old))
 
@@ -316,7 +391,8 @@ def test_the_pattern_gates_change_no_result() -> None:
     """The per-group gates only skip patterns that cannot match (a speed-up, not a filter)."""
     from salience.llm.heuristic import claims as C
 
-    texts = [t for pair in (*CONTRADICTIONS, *COMPATIBLE, *ISSUE_UPDATES, *ISSUE_COMPATIBLE)
+    texts = [t for pair in (*CONTRADICTIONS, *COMPATIBLE, *ISSUE_UPDATES, *ISSUE_COMPATIBLE,
+                                 *MORE_UPDATES, *MORE_COMPATIBLE)
              for t in pair]
     gated = [C._claims_of.__wrapped__(t) for t in texts]
     saved = C._GATE_RES

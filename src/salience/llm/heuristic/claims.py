@@ -110,7 +110,8 @@ _PARENT_WORDS = frozenset({"dad", "mum", "mom", "mother", "father", "parent", "m
 _TITLE_WORDS = frozenset({"director", "head", "vp", "chief", "lead", "manager", "principal",
                           "partner", "officer", "president", "senior", "junior", "associate",
                           "ceo", "cto", "cfo", "coo", "founder", "owner"})
-_DIETS = ("vegan", "vegetarian", "pescatarian", "pescetarian", "keto", "paleo", "flexitarian",
+_DIETS = ("vegan", "vegetarian", "veggie", "pescatarian", "pescetarian", "pescy", "keto",
+          "paleo", "flexitarian",
           "omnivore", "carnivore", "plant-based", "gluten-free", "dairy-free", "lactose-free",
           "raw vegan", "halal", "kosher")
 _DIET = "|".join(re.escape(d) for d in sorted(_DIETS, key=len, reverse=True))
@@ -126,6 +127,8 @@ _DIET_DENIES: dict[str, tuple[str, ...]] = {
     "lactose-free": ("dairy", "milk"),
     "keto": ("carb",),
 }
+#: one name per diet ("veggie" is vegetarian)
+_DIET_NAMES = {"pescetarian": "pescatarian", "pescy": "pescatarian", "veggie": "vegetarian"}
 _MEATS = frozenset({"chicken", "beef", "pork", "lamb", "bacon", "steak", "turkey", "ham",
                     "sausag", "burger", "mutton", "veal"})
 _STATUS = {
@@ -815,7 +818,7 @@ def _dating(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
 
 def _diet(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     subj = _subj(m, ctx)
-    val = m.group("val").lower().replace("pescetarian", "pescatarian")
+    val = _DIET_NAMES.get(m.group("val").lower(), m.group("val").lower())
     neg = _negated(m.groupdict().get("aux")) or bool(m.groupdict().get("quit"))
     out = _mk(subj, "diet", val, ctx, negated=neg)
     if not neg:
@@ -1001,6 +1004,23 @@ def _ordinal(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     return _count_claims(ctx.seg.first, m.group("noun"), n, ctx)
 
 
+def _ordinal_child(ctx: _Ctx, n: int | None) -> list[Claim]:
+    """"our fourth was born", "baby number three arrived": the speaker has `n` children."""
+    if n is None or n < 2 or re.search(r"\b(?:expect\w*|pregnan\w*|due|on the way|coming|"
+                                       r"planning|want)\b", ctx.line, re.I):
+        return []
+    return _count_claims(ctx.seg.first, "children", n, ctx)
+
+
+def _household(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
+    """"we're a family of five now": how many people the speaker's household has (compared
+    with a count of children in `contradiction`: two parents or one and the children)."""
+    n = V.count_value(m.group("n"))
+    if not n or n < 2:
+        return []
+    return _mk(ctx.seg.first, "household", str(n), ctx, numbers=(str(n),))
+
+
 def _pet_gone(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     _, pet = _noun_slot(m.group("noun"))
     if pet is None:
@@ -1008,6 +1028,43 @@ def _pet_gone(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     subj = ctx.seg.first
     return _mk(subj, "own", pet, ctx, negated=True) + (
         _mk(subj, "own", "dog", ctx, negated=True) if pet == "puppy" else [])
+
+
+def _pet_named(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
+    """"a cat called Miso", "our dog Pepper": the speaker has the pet of that name, so
+    "Miso died" or "we rehomed Clover" later says they no longer do."""
+    name = m.group("val")
+    if name.lower() in _NOT_NAMES or name.lower() in PETS:
+        return []
+    return _mk(ctx.seg.first, "own", name_key(name), ctx)
+
+
+#: "my friend's dog Max", "their cat Miso": a pet named after another owner is not the speaker's
+_OTHERS_PET = re.compile(r"(?:\b\w+['’]s|\b(?:his|her|their|your|whose))\s+(?:[\w-]+\s+)?"
+                         r"(?:dog|cat|puppy|kitten|hamster|rabbit|parrot|goldfish|pet|horse|"
+                         r"tortoise|budgie)\s*,?\s*$", re.I)
+
+
+def _name_gone(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
+    """"Miso died", "Pepper passed away": the pet of that name is no longer the speaker's
+    (it conflicts only with a pet the speaker named: `_pet_named`)."""
+    name = m.group("name")
+    if name.lower() in _NOT_NAMES or _OTHERS_PET.search(m.string[:m.start()]):
+        return []
+    return _mk(ctx.seg.first, "own", name_key(name), ctx, negated=True)
+
+
+def _rehomed(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
+    """"we had to rehome Clover", "we gave our dog away": the pet, or the pet of that name,
+    is no longer the speaker's."""
+    subj = _subj(m, ctx)
+    out: list[Claim] = []
+    if m.group("noun"):
+        out += _pet_gone(m, ctx)
+    name = m.group("name")
+    if name and name.lower() not in _NOT_NAMES:
+        out += _mk(subj, "own", name_key(name), ctx, negated=True)
+    return out
 
 
 def _got_pet(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
@@ -1200,6 +1257,13 @@ def _option(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     return _mk(key, f"choice:{head}", m.group("label").lower(), ctx, negated=neg, kind="thing")
 
 
+def _member(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
+    """"I have a membership at PureGym", "I'm a member of the Ramblers": the speaker uses the
+    place, which "I cancelled my PureGym membership" denies."""
+    return _mk(_subj(m, ctx), "use", _clean(m.group("val"), proper=True), ctx,
+               negated=_negated(m.groupdict().get("aux")))
+
+
 def _study(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     return _mk(_subj(m, ctx), "studies", _clean(m.group("val")), ctx,
                negated=_negated(m.groupdict().get("aux")))
@@ -1293,7 +1357,7 @@ def _thing_is(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
 
 def _thing_moved(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     """"<someone> moved/rescheduled/raised <the thing> to <value>"."""
-    np_raw = m.group("np")
+    np_raw = re.sub(r"['’]s(?:\s+been)?\s*$", "", m.group("np").strip())
     if re.match(r"^(?:my|our|your)\s+(?:account|bank account)$", np_raw.strip(), re.I):
         return _mk(ctx.seg.first, "bank", _clean(m.group("val"), proper=True), ctx)
     key, head = _thing(np_raw, ctx)
@@ -1314,7 +1378,10 @@ def _thing_moved(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
         return []
     if head is None and key.split()[-1] in _TIME_HEADS and len(key.split()) > 1:
         key = " ".join(key.split()[:-1])
-    out = _thing_value(key, head, m.group("val"), ctx, marked=True)
+    val = m.group("val")
+    if head is None and re.match(r"^\s*(?:[1-9]|1\d|2[0-3])\s*(?:$|o'clock\b)", val):
+        val = f"at {val}"  # "standup moved to 10": an hour
+    out = _thing_value(key, head, val, ctx, marked=True)
     src = m.groupdict().get("src")
     if src and out:
         out += _thing_value(key, head, src, ctx, marked=True, negated=True)
@@ -1490,6 +1557,8 @@ _DISLIKE = (r"hate|hates|hated|dislike|dislikes|detest|detests|loathe|loathes|ca
 _DISLIKE_RE = _rx(rf"(?:{_DISLIKE})")
 _HABIT_VERBS = (r"eat|eats|eating|drink|drinks|drinking|smoke|smokes|smoking|vape|vapes|vaping|"
                 r"(?<=not )(?:smoked|eaten|drunk|touched)|(?<=never )(?:smoked|eaten|drunk|touched)")
+#: the tools `claim_values.TOOL_KINDS` knows, however they are written ("in vim", "on notion")
+_TOOL_NAMES = "|".join(re.escape(t) for t in sorted(V.TOOL_KINDS, key=len, reverse=True))
 _TOOLS_VERB = (r"use|uses|using|switched to|switch to|moved to|migrated to|changed to|"
                r"went with|am on|got|bought|have|has|own|owns|run|rely on")
 
@@ -1674,20 +1743,26 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                  rf"been|follow|following|on|eating|eat|trying|try|doing|do)\s+)?(?:a\s+|an\s+|"
                  rf"the\s+)?(?:(?:strict|fully|full|mostly|completely|totally|100%|now|"
                  rf"strictly)\s+)*(?P<val>{_DIET})\b"), _diet),
-    ("diet", _rx(rf"{_SUBJ}\s+{_AUX}(?P<quit>quit|stopped being|stopped|gave up being|gave up|"
+    ("diet", _rx(rf"{_SUBJ}\s+{_AUX}(?P<quit>quit|stopped being|stopped|gave up on being|gave up being|"
+                 rf"given up on being|given up being|given up|gave up on|no longer|"
                  rf"dropped|ditched|abandoned|am done with|came off|went off)\s+(?:being\s+|"
                  rf"the\s+)?(?:a\s+)?(?P<val>{_DIET})\b"), _diet),
-    ("diet", _rx(rf"{_SUBJ}\s+{_AUX}eat\s+(?:everything|anything|meat and fish|all kinds of "
-                 rf"food)\b"), _omnivore),
+    ("diet", _rx(rf"{_SUBJ}\s+{_AUX}(?:eat|eating)\s+(?:pretty much\s+|basically\s+|just about\s+|"
+                 rf"literally\s+)?(?:everything|anything|meat and fish|all kinds of food|meat again|"
+                 rf"meat now)\b"), _omnivore),
     ("diet", _rx(rf"{_SUBJ}\s+(?:am|is|are)\s+(?:a\s+)?(?:big\s+)?meat[- ]eaters?\b"), _omnivore),
     ("habit", _rx(rf"{_SUBJ}\s+{_AUX}(?P<stop>stopped|quit|gave up|give up|cut out|have cut out|"
                   rf"started|start|began)?\s*(?P<verb>{_HABIT_VERBS})\b\s*(?P<obj>[^,;]*)"),
      _habit),
-    ("quit", _rx(rf"{_SUBJ}\s+{_AUX}(?:quit|gave up|give up|cut out|stopped|cancelled|canceled|"
+    ("quit", _rx(rf"{_SUBJ}\s+{_AUX}(?:quit|gave up|give up|given up|cut out|stopped|cancelled|canceled|"
                  rf"dropped|ditched|sold|got rid of|uninstalled|deleted|unsubscribed from|"
                  rf"decided against|scrapped|abandoned|shelved|reversed|reverted|rolled back|"
                  rf"gave away|gave up on|walked away from|backed out of|pulled out of|"
-                 rf"decided not to (?:go with|use|buy|get))\s+{_VAL}"), _quit_thing),
+                 rf"decided not to (?:go with|use|buy|get)|moved off|moved off of|came off|"
+                 rf"got off|switched off|stopped going to|dumped|binned|"
+                 rf"changed (?:our|my|their) minds? (?:on|about)|went off the idea of|"
+                 rf"(?:are|am|is)\s+(?:not|no longer)\s+(?:going with|doing|using))\s+{_VAL}"),
+     _quit_thing),
     ("gave", _rx(rf"{_SUBJ}\s+{_AUX}gave\s+(?P<val>(?-i:[A-Z][\w'’-]+))\s+(?:to|away)\b"),
      _quit_thing),
     # likes
@@ -1734,7 +1809,8 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                   rf"(?P<noun>)\b"),
      lambda m, c: _count_claims(c.seg.first, "children",
                                 V.count_value(m.group("n")) or 0, c)
-     if V.count_value(m.group("n")) else []),
+     if V.count_value(m.group("n")) and (c.subject or "i").lower() in _SPEAKER_SUBJECTS
+     else []),
     ("count", _rx(r"\b(?:our|my)\s+(?P<n>two|three|four|five|six|2|3|4|5|6)\s+"
                   r"(?P<noun>kids|children|sons|daughters|boys|girls|dogs|cats|rabbits)\b"),
      _count),
@@ -1745,10 +1821,29 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                   rf"(?:dog|cat|rabbit|hamster|parrot|horse|puppy|kitten)\s+and\s+(?P<n>a|an|one|two|"
                   rf"three)\s+(?:[a-z-]+\s+)?(?P<noun>dogs?|cats?|rabbits?|hamsters?|parrots?|horses?|"
                   rf"puppy|puppies|kittens?)\b"), _count),
+    ("ordinal", _rx(rf"\b(?:our|my)\s+(?P<ord>{V.ORDINAL})\s+(?:(?:one|little one|baby|child|kid)\s+)?"
+                    rf"(?:(?:was|is|has been)\s+(?:finally\s+)?born|(?:just\s+|finally\s+)?"
+                    rf"(?:arrived|came along)|is here)\b"),
+     lambda m, c: _ordinal_child(c, V.ordinal_value(m.group("ord")))),
+    ("ordinal", _rx(rf"\bbaby\s+(?:number|no\.?|#)\s*(?P<n>{V.COUNT})\s+(?:is|was|has|arrived|"
+                    rf"came|born)\b"),
+     lambda m, c: _ordinal_child(c, V.count_value(m.group("n")))),
+    ("family", _rx(rf"(?:\bwe\s+{_AUX}(?:are|became|become)\s+|\bour\s+|\bmy\s+|,\s*so\s+|^so\s+|"
+                   rf"^now\s+|^officially\s+)(?:now\s+|officially\s+)?(?:a\s+)?family\s+of\s+"
+                   rf"(?P<n>{V.COUNT})\b"), _household),
     ("pet gone", _rx(r"\b(?:our|my)\s+(?:old\s+|beloved\s+|sweet\s+)?(?P<noun>dog|cat|puppy|"
                      r"kitten|hamster|rabbit|parrot|goldfish|pet|horse)\s+(?:(?-i:[A-Z]\w+)\s+)?"
                      r"(?:died|passed away|passed|was put down|had to be put down|ran away|"
                      r"is gone)\b"), _pet_gone),
+    ("pet gone", _rx(r"(?P<name>(?-i:[A-Z][a-z][\w'’-]*))\s+(?:has\s+|had\s+|sadly\s+)*"
+                     r"(?:died|passed away|was put down|had to be put down|crossed the rainbow "
+                     r"bridge|(?:passed|ran away)(?=\s*(?:$|[.,;!]|(?:last|yesterday|this|on|"
+                     r"overnight|earlier|today|in the night)\b)))\b"), _name_gone),
+    ("pet gone", _rx(rf"{_SUBJ}\s+{_AUX}(?:had to\s+|have to\s+|decided to\s+)?(?:rehome|rehomed|"
+                     rf"re-home|re-homed|rehoming|found a new home for|give away|gave away|"
+                     rf"given away)\s+(?:(?:our|my|the)\s+(?:[\w-]+\s+)?(?P<noun>dog|cat|puppy|"
+                     rf"kitten|hamster|rabbit|parrot|goldfish|pet|horse)\b\s*,?\s*)?"
+                     rf"(?P<name>(?-i:[A-Z][a-z][\w'’-]*))?"), _rehomed),
     ("got pet", _rx(rf"{_SUBJ}\s+{_AUX}(?:adopted|got|rescued|bought|brought home|took in)\s+"
                     rf"(?:a|an|our|another|a new)\s+(?:(?:new|little|rescue|sweet)\s+)?"
                     rf"(?P<noun>dog|cat|puppy|kitten|hamster|rabbit|parrot|goldfish|pet|horse|"
@@ -1815,7 +1910,11 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
     ("name", _rx(r"\b(?:have|has|own|got|adopted)\s+(?:a|an)\s+(?:[\w-]+\s+)?(?P<role>dog|cat|"
                  r"puppy|kitten|hamster|rabbit|parrot|goldfish|horse)\s+(?:called|named)\s+"
                  r"(?P<val>(?-i:[A-Z][\w'’-]+))"),
-     lambda m, c: _mk(m.group("role").lower(), "name", _clean(m.group("val"), proper=True), c)),
+     lambda m, c: _mk(m.group("role").lower(), "name", _clean(m.group("val"), proper=True), c)
+     + _pet_named(m, c)),
+    ("pet name", _rx(r"\b(?:my|our)\s+(?:[\w-]+\s+)?(?P<role>dog|cat|puppy|kitten|hamster|rabbit|"
+                 r"parrot|goldfish|horse|tortoise|budgie)\s*,?\s+(?P<val>(?-i:[A-Z][a-z][\w'’-]*))"
+                 r"(?=\s*,|\s+(?-i:[a-z])|\s*$)"), _pet_named),
     ("naming", _rx(r"\b(?:naming|name|call|calling|named|called|going to name|going to call)\s+"
                    r"(?:the|our|my)\s+(?P<role>baby|son|daughter|dog|cat|puppy|kitten|boat|band|"
                    r"company|startup|project)\s+(?P<val>(?-i:[A-Z][\w'’-]+))"), _naming),
@@ -1847,13 +1946,19 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], Builder], ...] = (
                    r"\s+to\s+(?P<new>[^,;]+)"), _switch),
     ("instead", _rx(r"\binstead\s+of\s+(?P<val>(?:[^,;]|,(?=\d{3}))+)"), _instead_of),
     ("use", _rx(rf"{_SUBJ}\s+{_AUX}(?P<verb>{_TOOLS_VERB})\s+(?P<val>(?:[^,;]|,(?=\d{3}))+?)(?:\s+(?:for|as)\s+"
-                rf"(?P<purpose>[^,;]+))?\s*$"), _use),
+                rf"(?P<purpose>[^,;]+))?\s*(?:$|[,;]\s*(?=(?:i|we|my|our|the|it|this|that|and|but|so)\b|"
+                rf"(?-i:[A-Z])))"), _use),
     ("use", _rx(rf"{_SUBJ}\s+{_AUX}(?P<verb>migrated|moved|switched|transferred)\s+(?:all\s+)?"
                 rf"(?:my|our|the)\s+[\w\s]+?\s+(?:over\s+)?(?:to|into|onto)\s+(?P<val>(?:[^,;]|,(?=\d{3}))+)"),
      _use),
     ("use", _rx(rf"{_SUBJ}\s+{_AUX}(?P<verb>do|keep|write|take|track|manage|listen to|"
                 rf"chat|chats|talk|stream|store|plan|organi[sz]e)\b[\w\s]*?\s+(?:in|on|with|using|"
-                rf"via|through)\s+(?P<val>(?-i:[A-Z])[^,;]*)"), _use),
+                rf"via|through)\s+(?P<val>(?-i:[A-Z])[^,;]*|(?:{_TOOL_NAMES})\b[^,;]*)"), _use),
+    ("member", _rx(rf"{_SUBJ}\s+{_AUX}(?:have|has|got|'ve got|pay for|am paying for)\s+(?:a|an|my|the)\s+"
+                   rf"(?:[\w-]+\s+){{0,2}}?(?:membership|subscription|season ticket)\s+(?:at|with|to|"
+                   rf"for)\s+(?P<val>(?-i:[A-Z])[^,;]*)"), _member),
+    ("member", _rx(rf"{_SUBJ}\s+(?:am|is|are)\s+{_AUX}(?:a\s+)?(?:paying\s+)?member\s+(?:at|of)\s+"
+                   rf"(?P<val>(?-i:[A-Z])[^,;]*)"), _member),
     ("drive", _rx(rf"{_SUBJ}\s+{_AUX}(?:drive|drives|driving)\s+(?:a|an|the|my)\s+{_VAL}"),
      _drive),
     ("bank", _rx(rf"{_SUBJ}\s+{_AUX}bank(?:s|ing)?\s+with\s+{_VAL}"), _bank),
@@ -2066,7 +2171,7 @@ _GATES: dict[str, tuple[str, ...]] = {
     "decide": ("decid", "agreed", "chose", "choose", "opted", "voted", "resolved", "committed",
         "settled", "go with", "going with", "went with", "will use", "picked", "selected",
         "will go"),
-    "diet": ("vegan", "vegetarian", "pesc", "keto", "paleo", "flexitarian", "omnivore",
+    "diet": ("vegan", "vegetarian", "veggie", "pesc", "keto", "paleo", "flexitarian", "omnivore",
         "carnivore", "plant-based", "gluten", "dairy", "lactose", "halal", "kosher", "eat"),
     "drive": ("driv"),
     "due": ("due", "by", "before", "on"),
@@ -2095,24 +2200,31 @@ _GATES: dict[str, tuple[str, ...]] = {
         "come around", "came around", "warmed", "dig", "hate", "dislike", "detest", "loath",
         "stand", "bear", "sick of", "tired of", "fed up", "gone off", "went off",
         "lost interest", "lost my taste", "bored", "over", "avoid", "stay away", "steer clear"),
+    "member": ("membership", "subscription", "season ticket", "member"),
     "mortgage": ("mortgage", "loan"),
     "moved": ("mov", "relocat", "emigrat"),
     "name": ("name", "called", "named"),
+    "pet name": ("dog", "cat", "pupp", "kitten", "hamster", "rabbit", "parrot", "goldfish",
+        "horse", "tortoise", "budgie"),
     "naming": ("nam", "call"),
     "no pets": ("pets"),
     "option": ("option", "plan", "variant", "version", "design", "proposal", "approach",
         "route", "candidate"),
     "ordinal": ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-        "tenth", "#digit"),
+        "tenth", "#digit", "baby number", "baby no", "baby #"),
+    "family": ("family of",),
     "own": ("own", "have", "has", "bought", "got", "purchased", "leased"),
     "partner": ("someone", "together", "dating", "a couple", "each other"),
-    "pet gone": ("died", "passed", "put down", "ran away", "is gone"),
+    "pet gone": ("died", "passed", "put down", "ran away", "is gone", "rehom", "re-hom",
+        "new home for", "gave away", "give away", "given away", "rainbow bridge"),
     "phone": ("#digit"),
     "play": ("play"),
     "quit": ("quit", "gave up", "give up", "cut out", "stopped", "cancel", "dropped",
         "ditched", "sold", "got rid", "uninstall", "deleted", "unsubscri", "decided against",
         "scrapped", "abandon", "shelved", "revers", "revert", "rolled back", "gave away",
-        "walked away", "backed out", "pulled out", "decided not"),
+        "walked away", "backed out", "pulled out", "decided not", "given up", "moved off",
+        "came off", "got off", "switched off", "dumped", "binned", "changed", "went off",
+        "not going", "no longer", "not doing", "not using"),
     "rate": (" day", " week", " month", " night", " year", " morning", " evening"),
     "residence": ("liv", "resid", "based", "settled", "situated", "in"),
     "role": ("manag", "boss", "supervis", "lead", "partner", "wife", "husband", "girlfriend",

@@ -29,7 +29,8 @@ from .claim_values import EXCLUSIVE_TOOL_KINDS
 from .claims import HAVING, POLAR, Claim, _subject_match, claims
 
 #: slots whose value is a number: any other number conflicts
-_NUMERIC = frozenset({"children", "sons", "daughters", "grandchildren", "age", "phone"})
+_NUMERIC = frozenset({"children", "sons", "daughters", "grandchildren", "age", "phone",
+                      "household"})
 
 
 def same_value(a: str, b: str) -> bool:
@@ -78,6 +79,17 @@ def _same_generic(a: str, b: str) -> bool:
     return len(short) >= 2 and (wa <= wb or wb <= wa)
 
 
+def _household_conflict(a: Claim, b: Claim) -> bool:
+    """"two kids" / "a family of five now": a household is one or two parents and the
+    children, so another size says the count of children changed (marked, both affirmed)."""
+    kids, home = (a, b) if a.attribute == "children" else (b, a)
+    if kids.negated or home.negated or not (a.marked or b.marked):
+        return False
+    if not (kids.value.isdigit() and home.value.isdigit()):
+        return False
+    return int(home.value) - int(kids.value) not in (1, 2)
+
+
 def conflict(a: Claim, b: Claim) -> bool:
     """Whether two claims cannot both be true."""
     if not same_subject(a, b):
@@ -97,6 +109,8 @@ def conflict(a: Claim, b: Claim) -> bool:
             kids, other = (a, b) if a.attribute == "children" else (b, a)
             return (kids.value == "0" and not kids.negated and not other.negated
                     and other.value not in ("", "0"))
+        if pair == {"children", "household"}:
+            return _household_conflict(a, b)
         if not (_same_generic(a.attribute, b.attribute)):
             return False
     if "thing" in (a.kind, b.kind) and not (a.marked or b.marked):
