@@ -106,6 +106,13 @@ class MindServices:
         self._recall: Recall | None = None
         self._profile: ProfileLayer | None = None
         self._cognitive: CognitiveEngine | None = None
+        # stored claims (issue 21): every memory the mind writes gets its claims row, parsed
+        # once in the write's transaction (search/stored_claims.py)
+        derive_with = getattr(store, "derive_claims_with", None)
+        if derive_with is not None:
+            from .search.stored_claims import derive
+
+            derive_with(derive)
 
     @property
     def brain(self) -> Brain:

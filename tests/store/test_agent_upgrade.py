@@ -48,14 +48,14 @@ def test_sqlite_mind_at_schema_7_upgrades_in_place(tmp_path: Path):
     assert applied == [m.name for m in SQLITE_MIGRATIONS[:7]]  # really the previous schema
     cfg = Config(home=tmp_path / "home", embedder="hash")
     with Mind.open(path, config=cfg) as m:
-        assert m.store.schema_version() == len(SQLITE_MIGRATIONS) == 8
+        assert m.store.schema_version() == len(SQLITE_MIGRATIONS) == 9
         assert m.identity.get().name == "Ada"
         assert m.count() == 4  # three memories and the identity mirror
         assert [i.content for i in m.awareness.get_all()] == ["Draft the trip budget"]
         assert m.search("penicillin", limit=1)[0].memory.content.startswith("My sister Maya")
         _exercise(m)
     with Mind.open(path, config=cfg) as m:  # reopening applies nothing twice
-        assert m.store.schema_version() == 8
+        assert m.store.schema_version() == 9
         assert m.signals.get("correction", "date format").count == 3
 
 
@@ -78,7 +78,7 @@ def test_postgres_mind_at_previous_schema_upgrades_in_place(pg_dsn, tmp_path):
     # (the later ones' tables dropped too: today's statements read them)
     agent = next(i for i, mig in enumerate(MIGRATIONS) if mig.name == "0007_agent_records")
     later = ("procedures", "improvement_signals", "execution_traces", "evolution_runs",
-             "install_audit", "memory_retrievals")
+             "install_audit", "memory_retrievals", "memory_claims")
     with psycopg.connect(pg_dsn, autocommit=True) as c:
         for table in later:
             c.execute(f'DROP TABLE "{schema}".{table} CASCADE')

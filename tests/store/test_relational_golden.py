@@ -66,6 +66,10 @@ RENAMED = {
 }
 #: shared statements a backend did not have before
 ADDED = {("sqlite", "FAILED_BY_IDS"), ("sqlite", "SESSION_TURNS"), ("postgres", "SESSION_TURNS")}
+#: the stored-claims statements (issue 21, relational/claims.py): new on both backends
+ADDED |= {(b, n) for b in ("sqlite", "postgres") for n in (
+    "CLAIMS_OF", "UPSERT_CLAIMS", "DELETE_CLAIMS_CHANGED", "DELETE_CLAIMS_OF", "CLAIMS_MISSING",
+    "CLAIMS_COUNTS")}
 
 ALIASES = {
     "sqlite": GOLDEN["sqlite"]["_ALIASES"],

@@ -49,6 +49,7 @@ from .temporal import about_past, about_time, parse_time_range, wants_recent
 
 if TYPE_CHECKING:
     from ..store.base import Store
+    from .stored_claims import KnownClaims
 
 log = logging.getLogger("salience.search")
 
@@ -197,10 +198,15 @@ class Recall:
         if cfg.entity_hops:
             ranked = self._hop(ranked, memories, cfg, limit, flt)
         ranked = self._agent_first(query, ranked, memories)
+        from .stored_claims import KnownClaims
+
+        known = KnownClaims(self.store)  # the candidates' stored claims (issue 21)
         if cfg.newer_wins:
-            ranked = newer_wins(ranked, memories, window=limit + NEWER_WINS_EXTRA)
+            ranked = newer_wins(ranked, memories, window=limit + NEWER_WINS_EXTRA,
+                                claims_fn=known)
         if cfg.slot_first:
-            ranked = slot_first(query, ranked, memories, window=SLOT_FIRST_WINDOW)
+            ranked = slot_first(query, ranked, memories, window=SLOT_FIRST_WINDOW,
+                                claims_fn=known)
         if cfg.update_first and not about_past(query):
             ranked = self._update_first(query, ranked, memories, window=SLOT_FIRST_WINDOW)
         # after the update stages: a fact said in passing moved above what it replaces shows
@@ -627,7 +633,8 @@ SLOT_FIRST_WINDOW = 10  # slot_first reorders the top 10 candidates, whatever th
 
 
 def slot_first(
-    query: str, ranked: list[R.Ranked], memories: Mapping[str, Memory], *, window: int
+    query: str, ranked: list[R.Ranked], memories: Mapping[str, Memory], *, window: int,
+    claims_fn: KnownClaims | None = None,
 ) -> list[R.Ranked]:
     """Within the top `window`, the memories that make a claim on the slot the question asks
     about ("Which company do I work for?" → an employer) come first (`slots.slot_answers`),
@@ -635,7 +642,9 @@ def slot_first(
     from .slots import slot_answers, slot_order
 
     head, tail = list(ranked[:window]), list(ranked[window:])
-    answers = slot_answers([memories[i] for i, _, _ in head], query)
+    ms = [memories[i] for i, _, _ in head]
+    answers = (slot_answers(ms, query) if claims_fn is None
+               else slot_answers(ms, query, claims_fn=claims_fn.prime(ms)))
     if not answers:
         return ranked
     marked = set(answers)
@@ -732,7 +741,8 @@ def update_first(
 
 
 def newer_wins(
-    ranked: list[R.Ranked], memories: Mapping[str, Memory], *, window: int
+    ranked: list[R.Ranked], memories: Mapping[str, Memory], *, window: int,
+    claims_fn: KnownClaims | None = None,
 ) -> list[R.Ranked]:
     """Newer wins among the same slot (issue 14): within the top `window`, when a newer
     candidate contradicts an older one on a claim's slot ("I live in Leeds" / "I now live in
@@ -741,7 +751,8 @@ def newer_wins(
     from .slots import STALE, stale_ids
 
     head, tail = list(ranked[:window]), list(ranked[window:])
-    stale = stale_ids([memories[i] for i, _, _ in head])
+    ms = [memories[i] for i, _, _ in head]
+    stale = stale_ids(ms) if claims_fn is None else stale_ids(ms, claims_fn=claims_fn.prime(ms))
     if not stale:
         return ranked
     for old_id, new_id in stale.items():

@@ -15,7 +15,7 @@ Conventions shared by every backend (the conformance suite in tests/store/ pins 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..models import Candidate, EmbeddingInfo, FrameType, Memory, MemoryFilter
@@ -275,6 +275,34 @@ class Store(LayerStore, IngestStore, MaintenanceStore, AgentStore, Protocol):
         table, no graph link) and leaves `updated_at` alone. Raises `ReadOnlyMind` when the
         mind's storage refuses writes.
         """
+        ...
+
+    # -- stored claims (issue 21; store/relational/claims.py) ---------------------------------
+    def derive_claims_with(self, deriver: Callable[[Memory], tuple[int, str] | None] | None
+                           ) -> None:
+        """Derive each inserted memory's claims row with `deriver` (memory → (claims engine
+        version, claims JSON) or None), in the insert's transaction; an update that changes a
+        memory's text or type deletes its row in the update's transaction and derives it again.
+        None: write no rows (updates still delete stale ones)."""
+        ...
+
+    def stored_claims(self, ids: Sequence[str]) -> dict[str, tuple[int, str, str]]:
+        """{id: (engine version, text key, claims JSON)} of the memories of `ids` with a row.
+        The text key is `store.relational.claims.text_key` of the memory it was derived from;
+        the JSON is opaque to the store."""
+        ...
+
+    def claims_missing(self, version: int, limit: int = 500) -> list[Memory]:
+        """Up to `limit` memories with no claims row of `version` for their current text."""
+        ...
+
+    def write_claims(self, rows: Sequence[tuple[Memory, int, str]]) -> int:
+        """Store (memory, version, claims JSON) rows in one transaction, skipping a memory
+        deleted or whose text changed since it was read; returns how many were written."""
+        ...
+
+    def claims_counts(self, version: int) -> tuple[int, int]:
+        """(claims rows of live memories, rows of `version` among them)."""
         ...
 
     def get(self, id: str) -> Memory | None: ...

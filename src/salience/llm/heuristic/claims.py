@@ -2457,3 +2457,50 @@ def passing_statements(text: str, *, replaces: Callable[[str], bool] | None = No
     return sorted(chosen, key=lambda s: found[s][1])
 
 
+
+
+# -- stored claims (issue 21) -------------------------------------------------------------------
+#: the claims engine's version: bump it whenever a change to this module (or the modules it
+#: reads: discourse, claim_values, slot_words, lexicon) may change what `claims(text)` returns.
+#: Stored claims of another version are misses (re-parsed, and rewritten by maintenance).
+CLAIMS_VERSION = 1
+
+_CLAIM_FIELDS = ("subject", "attribute", "value", "negated", "category", "numbers", "marked",
+                 "kind")
+
+
+def claims_to_json(found: tuple[Claim, ...] | list[Claim]) -> str:
+    """`found` as JSON: a list of `[subject, attribute, value, negated, category, numbers,
+    marked, kind]` (every field of `Claim`, in order); `claims_from_json` reads it back."""
+    import json
+
+    return json.dumps(
+        [[c.subject, c.attribute, c.value, c.negated, c.category, list(c.numbers), c.marked,
+          c.kind] for c in found],
+        ensure_ascii=False, separators=(",", ":"),
+    )
+
+
+def claims_from_json(payload: str) -> tuple[Claim, ...]:
+    """The claims `claims_to_json` wrote, equal field by field (`kind` too). `ValueError` for
+    anything else (corrupt JSON, a wrong shape or type)."""
+    import json
+
+    try:
+        rows = json.loads(payload)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"stored claims are not JSON: {e}") from None
+    if not isinstance(rows, list):
+        raise ValueError("stored claims are not a list")
+    out: list[Claim] = []
+    for r in rows:
+        if not (isinstance(r, list) and len(r) == len(_CLAIM_FIELDS)):
+            raise ValueError(f"a stored claim has the wrong shape: {r!r}")
+        subject, attribute, value, negated, category, numbers, marked, kind = r
+        if not (all(isinstance(x, str) for x in (subject, attribute, value, category, kind))
+                and isinstance(negated, bool) and isinstance(marked, bool)
+                and isinstance(numbers, list) and all(isinstance(n, str) for n in numbers)):
+            raise ValueError(f"a stored claim has a field of the wrong type: {r!r}")
+        out.append(Claim(subject, attribute, value, negated, category, tuple(numbers), marked,
+                         kind))
+    return tuple(out)

@@ -14,4 +14,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0006_mention_links", sql.MIGRATION_MENTION_LINKS),
     Migration("0007_agent_records", sql.MIGRATION_AGENT_RECORDS),
     Migration("0008_retrieval_counters", sql.MIGRATION_RETRIEVAL_COUNTERS),
+    Migration("0009_memory_claims", sql.MIGRATION_MEMORY_CLAIMS),
 )

@@ -120,6 +120,16 @@ TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
         PRIMARY KEY (mind_id, pk)""",  # no foreign key: see postgres/sql.py FOLD_RETRIEVALS
         (),
     ),
+    # stored claims (issue 21), derived rows; no foreign key, as memory_retrievals (postgres/sql.py)
+    "memory_claims": (
+        """mind_id bigint NOT NULL,
+        pk bigint NOT NULL,
+        version integer NOT NULL,
+        text_key text NOT NULL,
+        claims text NOT NULL,
+        PRIMARY KEY (mind_id, pk)""",
+        (),
+    ),
     # Salience's BM25 postings (the same as today's), one range per (mind, term)
     "memory_terms": (
         """mind_id bigint NOT NULL,

@@ -60,6 +60,9 @@ if TYPE_CHECKING:
 #: the layout's migrations, applied once per database
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_shared_layout", (*lay.layout_ddl(), *lay.views_ddl())),
+    # idempotent (IF NOT EXISTS / OR REPLACE): adds memory_claims and its view to a layout
+    # created before it
+    Migration("0002_memory_claims", (*lay.layout_ddl(), *lay.views_ddl())),
 )
 #: how long a search trusts "no index of its own" (this process's own builds and drops update
 #: it at once; another process's build is seen within this time, searches are exact meanwhile)

@@ -682,3 +682,16 @@ SIGNAL_UPSERT = (
 )
 
 
+
+# -- stored claims (issue 21): derived rows, one per memory (see sqlite/sql.py). No foreign key,
+# as memory_retrievals: an upsert's key-share lock on the memory row would wait on an update
+# holding it while that update deletes the claims row the upsert holds. Deletes are explicit
+# (DELETE_CLAIMS_OF before DELETE_BY_IDS); reads join the memory row.
+MIGRATION_MEMORY_CLAIMS = (
+    """CREATE TABLE {s}.memory_claims (
+        pk bigint PRIMARY KEY,
+        version integer NOT NULL,
+        text_key text NOT NULL,
+        claims text NOT NULL
+    )""",
+)

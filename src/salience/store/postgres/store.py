@@ -57,6 +57,7 @@ from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..maintenance import ScoreUpdate, clamp_scores
 from ..migrations import pending
 from ..relational.agent import AgentCore
+from ..relational.claims import ClaimsCore
 from ..relational.columns import memory_encoder
 from ..relational.core import AfterCommit, Run
 from ..relational.dialect import POSTGRES
@@ -136,6 +137,7 @@ class PostgresStore(
     FullTextMixin,
     VectorSearchMixin,
     RecordsCore,
+    ClaimsCore,
     IngestCore,
     MaintenanceCore,
     LayersCore,
@@ -476,6 +478,7 @@ class PostgresStore(
         except psycopg.errors.ProgramLimitExceeded as e:
             raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
         self._write_layers(run, memories)  # sessions, t, frames, links
+        self._write_claims(run, memories)  # derived claims, same transaction
         self._write_postings(conn, memories)
 
     def update(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
@@ -510,6 +513,7 @@ class PostgresStore(
         except psycopg.errors.ProgramLimitExceeded as e:
             raise InvalidInput(f"a memory is too large to index: {_first_line(e)}") from None
         self._write_layers(run, memories, updating=True)
+        self._write_claims(run, memories, updating=True)
         self._write_postings(conn, memories, updating=True)
 
     def record_retrievals(self, ids: Sequence[str], now: datetime, *, boost: float) -> int:

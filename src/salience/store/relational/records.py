@@ -145,6 +145,7 @@ class RecordsCore(RelationalCore):
             removed: list[int] = []
             for chunk in d.chunks(ids):
                 params = d.bind(chunk)
+                run("DELETE_CLAIMS_OF", params, n=len(chunk))  # derived rows (relational/claims.py)
                 removed.extend(int(r[0]) for r in run("DELETE_BY_IDS", params, n=len(chunk)))
                 run("DELETE_RELATIONS_OF", params, n=len(chunk))
             if removed:

@@ -81,6 +81,35 @@ def statements(d: Dialect, *, aliases: str) -> dict[str, str]:
     s["F_SINCE"] = "m.created_at >= ?"
     s["F_UNTIL"] = "m.created_at < ?"
     s["F_MIN_SALIENCE"] = f"{d.col('salience')} >= ?"
+    # -- stored claims (issue 21; relational/claims.py): derived rows keyed by the memory row --
+    key = "m.memory_type || ':' || m.content_hash"  # what `claims.text_key` computes
+    s["CLAIMS_OF"] = (
+        f"SELECT m.id, c.version, c.text_key, c.claims FROM {t('memories')} m "
+        f"JOIN {t('memory_claims')} c ON c.pk = m.pk WHERE {any_('m.id')}"
+    )
+    s["UPSERT_CLAIMS"] = (
+        f"INSERT INTO {t('memory_claims')} (pk, version, text_key, claims) "
+        f"SELECT m.pk, {typed('integer')}, {typed('text')}, {typed('text')} FROM {t('memories')} m "
+        f"WHERE m.id = ? AND {key} = ? "
+        "ON CONFLICT (pk) DO UPDATE SET version = excluded.version, "
+        "text_key = excluded.text_key, claims = excluded.claims"
+    )
+    s["DELETE_CLAIMS_CHANGED"] = (
+        f"DELETE FROM {t('memory_claims')} WHERE pk IN "
+        f"(SELECT m.pk FROM {t('memories')} m WHERE m.id = ?) AND text_key <> ?"
+    )
+    s["DELETE_CLAIMS_OF"] = (
+        f"DELETE FROM {t('memory_claims')} WHERE pk IN "
+        f"(SELECT m.pk FROM {t('memories')} m WHERE {any_('m.id')})"
+    )
+    s["CLAIMS_MISSING"] = (
+        select + f" LEFT JOIN {t('memory_claims')} c ON c.pk = m.pk "
+        f"WHERE c.pk IS NULL OR c.version <> ? OR c.text_key <> {key} ORDER BY m.pk LIMIT ?"
+    )
+    s["CLAIMS_COUNTS"] = (
+        f"SELECT count(*), coalesce(sum(CASE WHEN c.version = ? THEN 1 ELSE 0 END), 0) "
+        f"FROM {t('memory_claims')} c JOIN {t('memories')} m ON m.pk = c.pk"
+    )
     s["STATS_BY_TYPE"] = f"SELECT memory_type, count(*) FROM {t('memories')} GROUP BY memory_type"
     s["STATS_SUPERSEDED"] = (
         f"SELECT count(*) FROM {t('memories')} WHERE superseded_by IS NOT NULL"

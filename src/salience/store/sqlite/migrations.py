@@ -14,4 +14,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0006_graph_provenance", sql.MIGRATION_GRAPH_PROVENANCE),
     Migration("0007_mention_links", sql.MIGRATION_MENTION_LINKS),
     Migration("0008_agent_records", sql.MIGRATION_AGENT_RECORDS),
+    Migration("0009_memory_claims", sql.MIGRATION_MEMORY_CLAIMS),
 )

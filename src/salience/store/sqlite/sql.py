@@ -603,3 +603,15 @@ SIGNAL_UPSERT = (
 )
 
 
+
+# -- stored claims (issue 21): derived rows, one per memory, keyed by the memory's row ----------
+# `text_key` is the memory's "type:content_hash" the claims were derived from (an update that
+# changes it deletes the row in its transaction); `version` the claims engine's.
+MIGRATION_MEMORY_CLAIMS = (
+    """CREATE TABLE memory_claims (
+        pk INTEGER PRIMARY KEY REFERENCES memories (pk) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        text_key TEXT NOT NULL,
+        claims TEXT NOT NULL
+    )""",
+)

@@ -30,6 +30,7 @@ from ..base import EMBEDDING_DIM_KEY, EMBEDDING_MODEL_KEY, SCHEMA_VERSION_KEY
 from ..maintenance import ScoreUpdate, clamp_scores
 from ..migrations import pending
 from ..relational.agent import AgentCore
+from ..relational.claims import ClaimsCore
 from ..relational.columns import memory_encoder
 from ..relational.core import AfterCommit, Run
 from ..relational.dialect import SQLITE
@@ -81,6 +82,7 @@ class SQLiteRun(AfterCommit):
 class SQLiteStore(
     VectorSearchMixin,
     RecordsCore,
+    ClaimsCore,
     IngestCore,
     LayersCore,
     GraphCore,
@@ -273,6 +275,7 @@ class SQLiteStore(
                 db.execute(sql.UPSERT_VECTOR, (pk, to_blob(vecs[i])))
             new_pks.append(pk)
         self._write_layers(run, memories, new_pks)  # sessions, t, frames, links
+        self._write_claims(run, memories)  # derived claims, same transaction
         return new_pks
 
     def update(self, memories: Sequence[Memory], vectors: np.ndarray | None = None) -> None:
@@ -310,6 +313,7 @@ class SQLiteStore(
                 db.execute(sql.UPSERT_VECTOR, (pk, to_blob(vecs[i])))
                 replaced.append((pk, vecs[i]))
         self._write_layers(run, memories, pks, updating=True)
+        self._write_claims(run, memories, updating=True)
         return replaced
 
     def record_retrievals(self, ids: Sequence[str], now: datetime, *, boost: float) -> int:
