@@ -173,3 +173,28 @@ def test_a_mind_at_schema_7_upgrades_and_maintenance_fills_its_rows(tmp_path):
         assert m.search("penicillin", limit=1)[0].memory.content.startswith("My sister Maya")
         assert refresh_claims(m.store) == m.store.count()
         assert m.store.claims_counts(engine.CLAIMS_VERSION) == (m.store.count(),) * 2
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("layout", ["schema", "shared"])
+def test_a_search_over_stored_claims_parses_nothing_on_postgres(pg_dsn, tmp_path, counted, layout):
+    from pydantic import SecretStr
+
+    cfg = Config(home=tmp_path / "home", embedder="hash", backend="postgres",
+                 dsn=SecretStr(pg_dsn), postgres_layout=layout)
+    with Mind.open(f"claims-{layout}", config=cfg) as m:
+        try:
+            for f in FACTS:
+                m.add(f)
+            assert m.store.claims_counts(engine.CLAIMS_VERSION) == (m.store.count(),) * 2
+            counted.clear()
+            results = _search(m)
+            assert [t for t in counted if t in FACTS] == []
+            with m.store._write() as run:  # the rows gone: every search parses (misses)
+                run.conn.execute(m.store._q("DELETE FROM {s}.memory_claims"))
+            counted.clear()
+            assert _search(m) == results
+            assert [t for t in counted if t in FACTS]
+            assert refresh_claims(m.store) == m.store.count()
+        finally:
+            m.store.drop_mind()

@@ -325,3 +325,28 @@ def test_a_schema_mind_moves_to_the_shared_layout_by_export_and_restore(pg_dsn, 
         old.close()
         new.store.drop_mind()
         new.close()
+
+
+def test_a_layout_from_before_stored_claims_gains_them(pg_dsn, tmp_path):
+    """Migration 0002_memory_claims on a layout created without the table (issue 21)."""
+    from salience.store.postgres import shared_store
+    from salience.store.postgres.shared_sql import SCHEMA, VIEW_SCHEMA
+
+    _shared_store(pg_dsn, tmp_path, f"pre{zlib.crc32(b'claims')}").close()  # the layout exists
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(f"DROP VIEW IF EXISTS {VIEW_SCHEMA}.memory_claims")
+        conn.execute(f"DROP TABLE {SCHEMA}.memory_claims")
+        conn.execute(f"DELETE FROM {SCHEMA}._migrations WHERE name = '0002_memory_claims'")
+    shared_store._LAYOUT_READY.clear()  # this process re-reads the layout's migrations
+    store = _shared_store(pg_dsn, tmp_path, f"post{zlib.crc32(b'claims')}")
+    try:
+        with psycopg.connect(pg_dsn) as conn:
+            names = [r[0] for r in conn.execute(f"SELECT name FROM {SCHEMA}._migrations")]
+            assert "0002_memory_claims" in names
+        store.derive_claims_with(lambda m: (1, "[]"))
+        m = _memory(1, prefix="c")
+        store.insert([m])
+        assert store.stored_claims([m.id])[m.id][0] == 1
+    finally:
+        store.drop_mind()
+        store.close()
