@@ -7,10 +7,10 @@
    with the hash embedder and with e5, graph extraction (entities + claims) on and off: the
    difference is what `salience.graph.extract` costs per memory.
 2. `mind.prefetch` on bench/scale.py's corpus and queries (precomputed vectors, exact indexes):
-   CPU per query with the claims cache cleared before every query (every candidate's claims
-   parsed, as on a large mind whose candidates are cold) and with every candidate's claims
-   already known (the same queries again, cache kept) — the second is what search would cost
-   if a memory's claims were stored with it. A cProfile pass splits the cold case by stage.
+   CPU per query with the claims text cache cleared before every query (a large mind whose
+   candidates are cold: since issue 21 their claims come from the stored `memory_claims` rows,
+   before it every candidate was parsed) and with the cache warm (the same queries again). A
+   cProfile pass splits the cold case by stage (`claims()` is what is still parsed).
 
 Load average is printed with every figure; numbers are for this machine and this run only.
 """
@@ -102,9 +102,9 @@ def prefetch_rows(n: int, home: Path, queries_n: int) -> None:
 
     print(f"\n| N={n:,}, {len(queries)} queries | CPU ms/query | p50 ms | p95 ms | load |")
     print("|---|---:|---:|---:|---:|")
-    for label, cold in (("claims parsed per search (cold)", True),
-                        ("claims already known", False), ("claims parsed per search (cold)", True),
-                        ("claims already known", False)):
+    for label, cold in (("text cache cleared before every query", True),
+                        ("text cache warm", False), ("text cache cleared before every query", True),
+                        ("text cache warm", False)):
         cpu, lat = run(cold)
         print(f"| {label} | {cpu:.1f} | {pct(lat, 50):.1f} | {pct(lat, 95):.1f} | {load()} |",
               flush=True)
