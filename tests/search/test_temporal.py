@@ -32,7 +32,7 @@ def d(y: int, m: int, day: int) -> datetime:
         ("what happened in 2022", d(2022, 1, 1), d(2023, 1, 1)),
         ("last Friday", d(2024, 3, 8), d(2024, 3, 9)),
         ("last Thursday", d(2024, 3, 7), d(2024, 3, 8)),
-        ("two days ago", d(2024, 3, 11), d(2024, 3, 14)),
+        ("two days ago", d(2024, 3, 12), d(2024, 3, 13)),  # one day, a day of slack
     ],
 )
 def test_phrases(query: str, start: datetime, end: datetime) -> None:
@@ -136,3 +136,139 @@ def test_a_question_about_a_month_is_answered_by_a_memory_naming_the_month() -> 
     day = parse_time_range("What did I do on 16 March 2026?", now)
     assert day is not None  # a day's question is not answered by a month
     assert not about_time(day, said, "User: We're going skiing in March.")
+
+
+# --- every time phrase of a memory, one grammar for memories and queries (issue 15) ---------
+
+MON = datetime(2024, 3, 11, 10, tzinfo=UTC)  # a Monday
+FRI = datetime(2024, 3, 15, 10, tzinfo=UTC)  # a Friday
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "start", "end"),
+    [
+        ("we had pizza last night", NOW, d(2024, 3, 13), d(2024, 3, 14)),
+        ("I'm flying out tomorrow", NOW, d(2024, 3, 15), d(2024, 3, 16)),
+        ("the move is next month", NOW, d(2024, 4, 1), d(2024, 5, 1)),
+        ("we start next week", NOW, d(2024, 3, 18), d(2024, 3, 25)),
+        ("next year I'll retire", NOW, d(2025, 1, 1), d(2026, 1, 1)),
+        ("I went camping last weekend", NOW, d(2024, 3, 9), d(2024, 3, 11)),
+        ("last weekend we hiked", MON, d(2024, 3, 9), d(2024, 3, 11)),
+        ("we're going to the lake this weekend", NOW, d(2024, 3, 16), d(2024, 3, 18)),
+        ("this weekend we went hiking", MON, d(2024, 3, 9), d(2024, 3, 11)),
+        ("this weekend we're going hiking", MON, d(2024, 3, 16), d(2024, 3, 18)),
+        ("two weekends ago I painted", NOW, d(2024, 3, 2), d(2024, 3, 4)),
+        ("next weekend is the fair", NOW, d(2024, 3, 23), d(2024, 3, 25)),
+        ("last summer we went to Spain", NOW, d(2023, 6, 1), d(2023, 9, 1)),
+        ("last summer we went to Spain", datetime(2023, 10, 2, tzinfo=UTC), d(2023, 6, 1),
+         d(2023, 9, 1)),
+        ("this summer I'll learn to surf", NOW, d(2024, 6, 1), d(2024, 9, 1)),
+        ("last winter was cold", NOW, d(2023, 12, 1), d(2024, 3, 1)),
+        ("last winter was cold", datetime(2024, 10, 1, tzinfo=UTC), d(2023, 12, 1),
+         d(2024, 3, 1)),
+        ("this winter has been cold", datetime(2024, 1, 20, tzinfo=UTC), d(2023, 12, 1),
+         d(2024, 3, 1)),
+        ("last fall I moved", NOW, d(2023, 9, 1), d(2023, 12, 1)),
+        ("in the spring of 2022", NOW, d(2022, 3, 1), d(2022, 6, 1)),
+        ("last fri we met", NOW, d(2024, 3, 8), d(2024, 3, 9)),
+        ("last Friday we met", FRI, d(2024, 3, 8), d(2024, 3, 9)),
+        ("last Fri. we met", FRI, d(2024, 3, 8), d(2024, 3, 9)),
+        ("this Friday is the party", MON, d(2024, 3, 15), d(2024, 3, 16)),
+        ("this fri is the party", NOW, d(2024, 3, 15), d(2024, 3, 16)),
+        ("see you next Tuesday", NOW, d(2024, 3, 19), d(2024, 3, 20)),
+        ("one day ago", NOW, d(2024, 3, 13), d(2024, 3, 14)),
+        ("3 days ago I ran", NOW, d(2024, 3, 11), d(2024, 3, 12)),
+        ("we met this morning", NOW, d(2024, 3, 14), d(2024, 3, 15)),
+        # year boundaries
+        ("last month", datetime(2024, 1, 10, tzinfo=UTC), d(2023, 12, 1), d(2024, 1, 1)),
+        ("next month", datetime(2023, 12, 10, tzinfo=UTC), d(2024, 1, 1), d(2024, 2, 1)),
+        ("next week", datetime(2023, 12, 28, tzinfo=UTC), d(2024, 1, 1), d(2024, 1, 8)),
+        ("last week", datetime(2024, 1, 3, tzinfo=UTC), d(2023, 12, 25), d(2024, 1, 1)),
+        ("tomorrow", datetime(2023, 12, 31, 9, tzinfo=UTC), d(2024, 1, 1), d(2024, 1, 2)),
+    ],
+)
+def test_memory_phrases(text: str, said: datetime, start: datetime, end: datetime) -> None:
+    from salience.search.temporal import time_phrases
+
+    spans = time_phrases(text, said)
+    assert [(s.start, s.end) for s in spans] == [(start, end)], spans
+
+
+def test_queries_use_the_same_grammar() -> None:
+    """A question parses with the grammar the memories do: a phrase new to memories is new to
+    questions too."""
+    for q, start in [
+        ("What did Jon do last weekend?", d(2024, 3, 9)),
+        ("What did Jon eat last night?", d(2024, 3, 13)),
+        ("What did Jon do last summer?", d(2023, 6, 1)),
+        ("Where was Jon last fri?", d(2024, 3, 8)),
+    ]:
+        span = parse_time_range(q, NOW)
+        assert span is not None and span.start == start, (q, span)
+
+
+def test_every_phrase_of_a_memory_counts() -> None:
+    from salience.search.temporal import about_time, told_times
+
+    text = ("Last year I ran a marathon. Yesterday I went bowling, and next week "
+            "I'm off to Rome.")
+    said = NOW
+    told = told_times(text, said)
+    assert [(t.start, t.end) for t in told] == [
+        (d(2023, 1, 1), d(2024, 1, 1)),
+        (d(2024, 3, 13), d(2024, 3, 14)),
+        (d(2024, 3, 18), d(2024, 3, 25)),
+    ]
+    later = datetime(2024, 6, 1, tzinfo=UTC)
+    day = parse_time_range("What did Jon do on 13 March 2024?", later)
+    week = parse_time_range("Where was Jon on March 20, 2024?", later)
+    assert day is not None and week is not None
+    assert about_time(day, said, text)  # the second phrase, not the first
+    assert not about_time(week, said, text)  # a week's phrase is broader than one day
+
+
+def _day_questions(text: str, days: dict[int, bool]) -> None:
+    """`text` said on NOW (14 March 2024) matches a question about each day of March 2024 in
+    `days` as that day's value says."""
+    from salience.search.temporal import about_time
+
+    later = datetime(2024, 6, 1, tzinfo=UTC)
+    for day, ok in days.items():
+        span = parse_time_range(f"What did Jon do on {day} March 2024?", later)
+        assert span is not None
+        assert about_time(span, NOW, text) is ok, (text, day)
+
+
+def test_a_day_question_matches_n_days_ago() -> None:
+    """"three days ago" tells of one day: a question about that day matches it (within a
+    day's slack), one about a day a week off does not."""
+    _day_questions("Jon: three days ago I adopted a puppy", {11: True, 10: True, 12: True,
+                                                             9: False, 4: False})
+
+
+def test_vague_phrases_have_slack() -> None:
+    """"a few days ago" is vague: a day within about three days of its centre (11 March)
+    matches; "the other day" is two to five days back."""
+    _day_questions("Jon: a few days ago I adopted a puppy", {9: True, 13: True, 2: False})
+    _day_questions("Jon: I adopted another dog the other day", {9: True, 12: True, 7: False})
+
+
+def test_last_weekend_question_matches_this_weekend_said_on_monday() -> None:
+    from salience.search.temporal import about_time
+
+    asked = datetime(2024, 3, 13, tzinfo=UTC)  # Wednesday
+    span = parse_time_range("What did Jon do last weekend?", asked)
+    assert span is not None and (span.start, span.end) == (d(2024, 3, 9), d(2024, 3, 11))
+    assert about_time(span, MON, "Jon: this weekend we went hiking")
+    assert about_time(span, MON, "Jon: on Saturday... no, last weekend we went hiking")
+    assert not about_time(span, MON, "Jon: this weekend we're going hiking")
+    assert about_time(span, d(2024, 3, 10), "Jon: hiking today!")  # said within it
+
+
+def test_a_memory_without_a_time_tells_nothing() -> None:
+    from salience.search.temporal import about_time, told_times
+
+    span = parse_time_range("What did Jon do last weekend?", NOW)
+    assert span is not None
+    assert not about_time(span, None, "Jon: this weekend we went hiking")
+    assert told_times("Jon: I like hiking", NOW) == ()
