@@ -5,6 +5,8 @@ membership) are MORE_UPDATES / MORE_COMPATIBLE in test_heuristic_contradiction.p
 
 from __future__ import annotations
 
+import pytest
+
 from salience.llm import HeuristicBrain
 from salience.llm.heuristic.claims import claims
 
@@ -51,3 +53,14 @@ def test_the_household_is_compared_with_the_children() -> None:
     assert brain.contradicts(_turn("We're a family of six now."),
                              [_turn("We have two kids.")]) == [0]
 
+
+
+@pytest.mark.parametrize("text", ["Back when I was at uni I worked at a Pret.",
+                                  "In my twenties I worked for Deloitte."])
+def test_an_employer_in_a_past_period_is_no_claim(text: str) -> None:
+    assert not [c for c in claims(text) if c.attribute == "employer"]
+
+
+@pytest.mark.parametrize("text", ["I've worked at Siemens for years.", "I work at Siemens."])
+def test_a_current_employer_still_is(text: str) -> None:
+    assert [c.value for c in claims(text) if c.attribute == "employer"] == ["siemens"]

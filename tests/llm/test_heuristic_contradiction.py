@@ -258,6 +258,9 @@ MORE_UPDATES = [
 ]
 
 MORE_COMPATIBLE = [
+    # an employer in a past period is no claim on the employer now
+    ("I'm a UX researcher at Spotify.", "Back when I was at uni I worked at a Pret."),
+    ("I work at Siemens.", "When I was a student I worked for a bakery on weekends."),
     # tools of kinds used side by side, or of different kinds
     ("I use GitHub for work.", "I use GitLab for my side projects."),
     ("I use Bitwarden.", "I use Todoist."),

@@ -645,6 +645,11 @@ def _employer(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     if value is None and re.match(r"^\s*myself\b", raw, re.I):
         value = "self-employed"
     neg = _negated(m.groupdict().get("aux"))
+    aux = (m.groupdict().get("aux") or "").lower()
+    if (re.search(r"\b(?:worked|was employed|were employed)\b", m.group(0), re.I)
+            and not re.search(r"\b(?:have|has|had)\b|['’]ve\b", aux)
+            and _PAST_PERIOD.search(ctx.line)):
+        return []  # "back when I was at uni I worked at a Pret": an employer then, not now
     return _mk(_subj(m, ctx), "employer", value, ctx, negated=neg)
 
 
@@ -2463,7 +2468,7 @@ def passing_statements(text: str, *, replaces: Callable[[str], bool] | None = No
 #: the claims engine's version: bump it whenever a change to this module (or the modules it
 #: reads: discourse, claim_values, slot_words, lexicon) may change what `claims(text)` returns.
 #: Stored claims of another version are misses (re-parsed, and rewritten by maintenance).
-CLAIMS_VERSION = 1
+CLAIMS_VERSION = 2  # 2: an employer held in a past period is no claim on now
 
 _CLAIM_FIELDS = ("subject", "attribute", "value", "negated", "category", "numbers", "marked",
                  "kind")
