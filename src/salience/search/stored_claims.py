@@ -22,6 +22,8 @@ from ..store.relational.claims import text_key
 from .slots import statement_text
 
 log = logging.getLogger(__name__)
+#: (backend, mind) whose stored claims could not be read, warned once each
+_READ_FAILED_WARNED: set[tuple[object, object]] = set()
 
 
 def derive(memory: Memory) -> tuple[int, str]:
@@ -69,7 +71,11 @@ class KnownClaims:
         try:
             rows = reader([m.id for m in want])
         except Exception as e:  # e.g. an immutable file of an older schema: parse instead
-            log.debug("stored claims not read (%s): parsed instead", e)
+            key = (getattr(self._store, "backend", None), getattr(self._store, "mind", None))
+            if key not in _READ_FAILED_WARNED:
+                _READ_FAILED_WARNED.add(key)
+                log.warning("stored claims of mind %r not read (%s): claims parsed per search",
+                            key[1], e)
             return self
         for m in want:
             got = decode(m, rows.get(m.id))
@@ -85,7 +91,7 @@ class KnownClaims:
         return engine.claims(text)
 
 
-def refresh_claims(store: object, *, limit: int = 500) -> int:
+def refresh_claims(store: object, *, limit: int) -> int:
     """Maintenance: derive and store the claims of up to `limit` memories whose row is missing,
     of an older engine version or of an older text. Returns how many rows were written."""
     missing = store.claims_missing(engine.CLAIMS_VERSION, limit)  # type: ignore[attr-defined]

@@ -335,12 +335,6 @@ def told_times(text: str, when: datetime) -> tuple[TimeRange, ...]:
     return time_phrases(text, when, skip=_TOLD_SKIP)
 
 
-def told_time(text: str, when: datetime) -> TimeRange | None:
-    """The first of `told_times`, or None."""
-    told = told_times(text, when)
-    return told[0] if told else None
-
-
 def about_time(span: TimeRange, when: datetime | None, text: str) -> bool:
     """True if a memory said at `when` with `text` is about the time `span`: said within it,
     or one of its phrases (`told_times`) telling of a time that overlaps it (within the

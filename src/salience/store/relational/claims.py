@@ -67,9 +67,11 @@ class ClaimsCore(RelationalCore):
         """Inside a memory write: the claims rows of `memories`. An update first deletes the
         rows derived from another text than the memory's new one, and derives those again."""
         if updating:
-            changed = [m for m in memories
-                       if run("DELETE_CLAIMS_CHANGED", (m.id, text_key(m))).rowcount]
-            memories = changed
+            stored = {r[0]: r[2] for r in self._all_in("CLAIMS_OF", [m.id for m in memories],
+                                                        run=run)}
+            memories = [m for m in memories if m.id in stored and stored[m.id] != text_key(m)]
+            if memories:
+                run.many("DELETE_CLAIMS_CHANGED", [(m.id, text_key(m)) for m in memories])
         rows = self._derived(memories)
         if rows:
             run.many("UPSERT_CLAIMS", rows)
