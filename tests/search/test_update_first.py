@@ -236,7 +236,7 @@ def test_a_new_child_updates_the_childrens_count() -> None:
         "a": "b"}
 
 
-def always_close(a: Memory, b: Memory) -> bool:
+def always_close(a: Memory, b: Memory, share: float) -> bool:
     return True
 
 
@@ -258,7 +258,7 @@ def test_a_newer_statement_without_a_change_word_replaces_one_on_the_thing_asked
     assert updates_above([old, new], never_close, gate, query=q) == {}
     # not close in relevance: nothing moves
     assert updates_above([old, new], never_close, gate, query=q,
-                         close=lambda a, b: False) == {}
+                         close=lambda a, b, share: False) == {}
     # a name both write links them, even when the newer one says none of the question's words
     lumen = mem("c", "We'll name the product Lumen.", 0)
     halo = mem("d", "legal flagged a trademark clash so Lumen is dead, we're calling it Halo", 20)
@@ -295,8 +295,8 @@ def test_answers_as_well_compares_rises_above_the_median() -> None:
     close = answers_as_well(head)
     assert close is not None
     a, b, c = (Memory(content="x", id=i) for i in ("old", "new", "c1"))
-    assert close(a, b)  # rises 0.09 above the median 0.19, the older one 0.15
-    assert not close(a, c)  # at the median: chatter
+    assert close(a, b, 0.5)  # rises 0.09 above the median 0.19, the older one 0.15
+    assert not close(a, c, 0.5)  # at the median: chatter
     # a ranking without relevance (RRF) gives no relevance test
     assert answers_as_well([("a", 0.5, {"relevance": 1.0})] * 3) is None
 

@@ -31,7 +31,15 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..clock import format_ts, parse_ts
-from ..models import Importance, Memory, MemoryFilter, MemoryType, Source, validate_memory
+from ..models import (
+    PROFILE_TAG,
+    Importance,
+    Memory,
+    MemoryFilter,
+    MemoryType,
+    Source,
+    validate_memory,
+)
 from ..models.tokens import fit_lines
 from ..store.ingest import IngestBatch, MindEvent
 
@@ -45,7 +53,6 @@ if TYPE_CHECKING:
 PROFILE_MEMORY_KEY = "user_profile_memory_id"
 #: meta key: when the profile was last consolidated (memories created since are "new")
 PROFILE_CONSOLIDATED_KEY = "user_profile_consolidated_at"
-PROFILE_TAG = "user-profile"
 PROFILE_HEADING = "# About the User"
 PROFILE_BUDGET_TOKENS = 400
 #: event written when a paradigm shift re-consolidated the profile from scratch

@@ -154,6 +154,9 @@ def check_id(value: str) -> str:
 #: one `related_ids` entry): search shows the better-ranked of the two (ingest's
 #: `_passing_records`, search's `_dedup`)
 PASSING_TAG = "in-passing"
+#: the tag of the user-profile memory's revisions (`salience.layers.profile`): a summary
+#: derived from what the user said, which a newer statement of theirs can outdate
+PROFILE_TAG = "user-profile"
 
 
 @dataclass(slots=True)
@@ -209,6 +212,11 @@ class Memory:
         distilled fact, so tagged, related to its message."""
         return (self.memory_type is MemoryType.FACT and PASSING_TAG in self.tags
                 and bool(self.related_ids))
+
+    @property
+    def is_profile(self) -> bool:
+        """A revision of the user profile (`PROFILE_TAG`): identity-typed, derived."""
+        return self.memory_type is MemoryType.IDENTITY and PROFILE_TAG in self.tags
 
     @property
     def is_superseded(self) -> bool:

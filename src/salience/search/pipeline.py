@@ -674,29 +674,25 @@ def update_gate(store: Any) -> Callable[[Memory, Memory], float]:
     return gate
 
 
-#: a newer statement with no change word answers a question "about as well" as an older one
-#: when its relevance rises above the candidates' median by at least this share of the older
-#: one's rise (`answers_as_well`)
-ANSWERS_AS_WELL = 0.5
-
-
-def answers_as_well(head: Sequence[R.Ranked]) -> Callable[[Memory, Memory], bool] | None:
-    """`close(old, new)` for `update_first`: whether `new` rises above the median relevance of
-    the candidates `head` by at least `ANSWERS_AS_WELL` × `old`'s rise — both answer the
+def answers_as_well(
+        head: Sequence[R.Ranked]) -> Callable[[Memory, Memory, float], bool] | None:
+    """`close(old, new, share)` for `update_first`: whether `new` rises above the median
+    relevance of the candidates `head` by at least `share` × `old`'s rise — both answer the
     question well above the everyday chatter around them ("we've had to stretch the kitchen
     budget to about 22 thousand" next to "the budget for the kitchen renovation is 15k"), so
-    when the newer one replaces the older, it should come first. None when the ranking reports
-    no relevance (the RRF profiles): the path then needs a change word."""
+    when the newer one replaces the older, it should come first (`slots.updates_above` picks
+    the share by how it found the pair; 0: above the median at all). None when the ranking reports no relevance (the RRF
+    profiles): the path then needs a change word."""
     rel = {i: e["relevance"] for i, _, e in head if "formula" in e and "relevance" in e}
     if len(rel) < 3:
         return None
     floor = statistics.median(rel.values())
 
-    def close(old: Memory, new: Memory) -> bool:
+    def close(old: Memory, new: Memory, share: float) -> bool:
         if old.id not in rel or new.id not in rel:
             return False
         lift_old, lift_new = floor - rel[old.id], floor - rel[new.id]
-        return lift_new > 0 and lift_new >= ANSWERS_AS_WELL * lift_old
+        return lift_new > 0 and lift_new >= share * lift_old
 
     return close
 
@@ -709,7 +705,7 @@ def update_first(
     gate: Callable[[Memory, Memory], float],
     *,
     window: int,
-    close: Callable[[Memory, Memory], bool] | None = None,
+    close: Callable[[Memory, Memory, float], bool] | None = None,
 ) -> list[R.Ranked]:
     """Within the top `window`, a newer memory that announces a change on an older
     candidate's topic (`slots.updates_above`: "gave up guitar tbh, doing piano lessons now"

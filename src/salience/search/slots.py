@@ -37,6 +37,17 @@ STALE = "stale"
 _DERIVED = frozenset({MemoryType.EPISODE, MemoryType.REFLECTION})
 
 
+#: a line of a profile revision: "Diet: vegetarian." (the attribute, then its value)
+_PROFILE_LINE = re.compile(r"^\s*(?P<key>[^:\n]{1,40}):\s*(?P<value>.+)$", re.M)
+
+
+def derived(memory: Memory) -> bool:
+    """Whether `memory` retells what was said rather than saying it: an episode, a
+    reflection, a revision of the user profile. It may be outdated by a newer statement,
+    never be the newer statement itself."""
+    return memory.memory_type in _DERIVED or memory.is_profile
+
+
 def statement_text(memory: Memory) -> str:
     """The text whose claims a memory makes: its content; an episode's or a reflection's
     without the title line."""
@@ -44,6 +55,17 @@ def statement_text(memory: Memory) -> str:
         title, _, body = memory.content.partition("\n")
         return body.strip() or title
     return memory.content
+
+
+def _topic_text(memory: Memory) -> str:
+    """What `updates_above` reads of a memory: its `statement_text`; a profile revision's
+    without its heading, each "Attribute: value" line as a sentence ("Diet vegan.": the
+    attribute is no speaker)."""
+    if not memory.is_profile:
+        return statement_text(memory)
+    title, _, body = memory.content.partition("\n")
+    return _PROFILE_LINE.sub(
+        lambda m: f"{m['key'].strip()} {m['value'].strip().rstrip('.')}.", body.strip()) or title
 
 
 def stated_at(memory: Memory) -> datetime | None:
@@ -268,7 +290,12 @@ _TOPIC_WORD_MIN = 3
 _TIME_UNITS = frozenset({"day", "days", "daily", "week", "weeks", "weekly", "month", "months",
                          "monthly", "year", "years", "yearly", "hour", "hours", "minute",
                          "minutes", "today", "tonight", "tomorrow", "yesterday", "morning",
-                         "evening", "afternoon", "night", "weekend", "weekends", "time"})
+                         "evening", "afternoon", "night", "weekend", "weekends", "time",
+                         "spring", "summer", "autumn", "fall", "winter", "quarter", "term",
+                         "semester", "season", "fortnight"})
+#: the words of a statement that only place it in time ("for the next quarter")
+_TIME_STEMS = frozenset(stem(w) for w in _TIME_UNITS | {
+    "next", "last", "coming", "past", "previous", "following", "latest", "recent", "recently"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +310,7 @@ class _Said:
     words: frozenset[str]  # every word, lower-cased
     someone: str | None  # `someone_else`
     speakers: frozenset[str]  # who speaks, other than the user ("caroline")
+    measures: frozenset[str]  # what its numbers measure (`claim_values.measures`)
 
 
 #: the stemmed words of `_SLOT_WORDS`: sharing only these ("live", "work") says two
@@ -301,6 +329,7 @@ _VALUE_SHAPES = (
 
 @text_cache(4096)
 def _read(statement: str) -> _Said:
+    from ..llm.heuristic.claim_values import measures
     from ..llm.heuristic.discourse import segments, update_words
     from ..llm.heuristic.lexicon import MONTHS, RELATIONS, STOPWORDS, WEEKDAYS
 
@@ -328,6 +357,7 @@ def _read(statement: str) -> _Said:
         words=frozenset(low),
         someone=_someone(said),
         speakers=frozenset(s.first for s in segs if s.first and s.first != "user"),
+        measures=measures(said, stopwords=STOPWORDS),
     )
 
 
@@ -335,23 +365,30 @@ def topic_words(memory: Memory) -> frozenset[str]:
     """The stemmed content words of what the memory's people say (no assistant lines, no
     stop words, no weekday, month or number, no word of a change announcement such as
     "switched" or "now"): what two statements on one topic share."""
-    return _read(statement_text(memory)).topic
+    return _read(_topic_text(memory)).topic
 
 
 def names_said(memory: Memory) -> frozenset[str]:
     """The stemmed words a memory's statement capitalises inside a sentence: names ("Pepper",
     "Lukas", "Notion"), not a sentence's first word."""
-    return _read(statement_text(memory)).names
+    return _read(_topic_text(memory)).names
 
 
 def relations_named(memory: Memory) -> frozenset[str]:
     """The people a memory's statement names by their relation ("my sister", "our son")."""
-    return _read(statement_text(memory)).relations
+    return _read(_topic_text(memory)).relations
 
 
 def slots_spoken(memory: Memory) -> frozenset[str]:
     """The slots whose usual words (`_SLOT_WORDS`) the memory's statement uses."""
-    return _read(statement_text(memory)).slots
+    return _read(_topic_text(memory)).slots
+
+
+def same_measure(a: Memory, b: Memory) -> bool:
+    """Whether two statements give numbers that measure the same thing: the same unit ("92
+    kg" / "84 kg"), currency, counted noun ("6 engineers" / "11 engineers") or both a clock
+    time ("7am to 3pm" / "10pm to 6am")."""
+    return bool(_read(_topic_text(a)).measures & _read(_topic_text(b)).measures)
 
 
 def updates_above(
@@ -360,7 +397,7 @@ def updates_above(
     gate: Callable[[Memory, Memory], float],
     *,
     query: str | None = None,
-    close: Callable[[Memory, Memory], bool] | None = None,
+    close: Callable[[Memory, Memory, float], bool] | None = None,
 ) -> dict[str, str]:
     """{id of an older memory: id of the newest memory among `memories` stated after it that
     announces a change (`announces_update`) on its topic — or, with `close`, that states a
@@ -383,16 +420,18 @@ def updates_above(
     provider to Fjordkraft in March." inside its gate (0.907)."""
     from ..llm.heuristic.discourse import announces_update, states_fact
 
-    timed = [(m, stated_at(m)) for m in memories
-             if stated_at(m) is not None and m.memory_type is not MemoryType.IDENTITY]
-    # an episode or a reflection retells statements, each of which carries its own news: it
-    # may be outdated by a newer statement, never the newer one itself
-    said = [(m, t) for m, t in timed if m.memory_type not in _DERIVED]
+    timed = [(m, stated_at(m)) for m in memories if stated_at(m) is not None and (
+        m.memory_type is not MemoryType.IDENTITY or m.is_profile)]
+    # an episode, a reflection or a profile revision retells statements, each of which
+    # carries its own news: it may be outdated by a newer statement, never the newer one
+    said = [(m, t) for m, t in timed if not derived(m)]
     announced = {m.id for m, _ in said if announces_update(statement_text(m))}
     relaxed = close is not None and query is not None and asks_one_value(query)
+    share = 0.0  # the least any path asks (`_alike_share`)
 
-    def may_replace(m: Memory, t: datetime) -> bool:  # some older one it answers as well as
-        return any(t_old < t and close(old, m) for old, t_old in timed)  # type: ignore[misc, operator]
+    def may_replace(m: Memory, t: datetime) -> bool:  # some older one it answers well enough
+        return any(t_old < t and close(old, m, share)  # type: ignore[misc, operator]
+                   for old, t_old in timed)
 
     news = [(m, t) for m, t in said if m.id in announced or (
         relaxed and may_replace(m, t) and states_fact(statement_text(m)))]
@@ -401,9 +440,16 @@ def updates_above(
     news.sort(key=lambda it: it[1], reverse=True)  # type: ignore[arg-type, return-value]
     asked = {stem(w) for w in words(query.lower())} if query is not None else set()
     wanted = question_slots(query) if query is not None else frozenset()
+    head = [m for m, _ in timed]
+
     @cache
     def people() -> frozenset[str]:  # the candidates' speakers, read when a pair needs them
-        return frozenset().union(*(_read(statement_text(m)).speakers for m, _ in timed))
+        return frozenset().union(*(_read(_topic_text(m)).speakers for m, _ in timed))
+
+    def nearest(old: Memory, new: Memory) -> bool:
+        return relaxed and close(old, new, NEAREST_SHARE) and nearest_update(  # type: ignore[misc]
+            old, new, head, similarity, gate, asked, wanted,
+            answers_well=close(old, new, ANSWERS_AS_WELL_SHARE))  # type: ignore[misc]
 
     out: dict[str, str] = {}
     for old, t_old in timed:
@@ -412,14 +458,98 @@ def updates_above(
             if not t_new > t_old or (found and t_new < stated_at(found[0])):  # type: ignore[operator]
                 break
             if new.id in announced:
-                if same_topic(old, new, asked, similarity, gate, wanted):
+                if same_topic(old, new, asked, similarity, gate, wanted) or nearest(old, new):
                     found.append(new)
-            elif relaxed and close(old, new) and answers_alike(  # type: ignore[misc]
-                    old, new, asked, wanted, people()) and _near(old, new, similarity, gate):
+            elif (relaxed and close(old, new, _alike_share(old, new)) and not replaces_nothing(  # type: ignore[misc]
+                    new) and answers_alike(old, new, asked, wanted, people()) and _near(
+                    old, new, similarity, gate)) or nearest(old, new):
                 found.append(new)
         if found:  # of statements made at once (one message's facts), the closest to the older
             out[old.id] = max(found, key=lambda n: similarity(old, n) or 0.0).id
     return out
+
+
+#: the share of an older statement's relevance lift that a newer one with no change word
+#: must reach to answer the question "about as well" (`answers_alike`'s path; the caller's
+#: `close(old, new, share)`)
+ANSWERS_AS_WELL_SHARE = 0.5
+def _alike_share(old: Memory, new: Memory) -> float:
+    """The share of `old`'s relevance lift that `new` must reach on `answers_alike`'s path:
+    `ANSWERS_AS_WELL_SHARE`; none for two numbers measuring one thing ("I weigh 92 kg" /
+    "down to 84 kg after the summer": the newer one rarely repeats the question's words as the
+    older one does, rising above the chatter is enough)."""
+    return 0.0 if same_measure(old, new) else ANSWERS_AS_WELL_SHARE
+
+
+#: the same, for a newer statement that is the older one's nearest neighbour
+#: (`nearest_update`): being the closest statement to it is the stronger sign of one topic
+NEAREST_SHARE = 0.2
+#: how far below the calibrated contradiction gate the embeddings of an older statement and
+#: its nearest newer neighbour may be (e5: the gate is 0.886; rephrased updates measured
+#: 0.85-0.93 on the project's own scenarios, docs/architecture.md)
+NEAREST_SLACK = 0.04
+#: the other candidates a nearest neighbour must be nearer than (a search's top 10 has 8)
+NEAREST_OTHERS = 3
+
+
+def replaces_nothing(new: Memory) -> bool:
+    """Whether a statement with no change word adds to what was said ("i also pay for
+    crunchyroll", `ADDS_RE`) or tells of the past ("back in 2015 i worked at deloitte", "my
+    first car was a 1998 camry": `PAST_PERIOD_RE`, `PAST_STATE_RE`): it replaces nothing."""
+    from ..llm.heuristic.discourse import ADDS_RE, PAST_PERIOD_RE, PAST_STATE_RE
+
+    said = statement_text(new)
+    return any(r.search(said) for r in (ADDS_RE, PAST_PERIOD_RE, PAST_STATE_RE))
+
+
+def nearest_update(
+    old: Memory,
+    new: Memory,
+    head: Sequence[Memory],
+    similarity: Callable[[Memory, Memory], float | None],
+    gate: Callable[[Memory, Memory], float],
+    asked: set[str] | frozenset[str],
+    wanted: frozenset[str],
+    *,
+    answers_well: bool = False,
+) -> bool:
+    """Whether a newer statement may replace an older one for a question because it is the
+    older one's nearest neighbour among the candidates `head` — no shared word, no change word
+    needed ("i smoke about half a pack a day" / "day 40 without a cigarette"; "you can call me
+    kat" / "can you use Katherine with me from here on out?"):
+
+    - their embeddings are within `NEAREST_SLACK` of the mind's calibrated contradiction gate,
+      and none of the other candidates (at least `NEAREST_OTHERS`) is as close to the older one;
+    - the same people speak both, about the same person (`someone_else`), not two relatives;
+    - the newer one does not add or tell of the past (`replaces_nothing`);
+    - every thing the question names that the older one says ("grocery" in "what's our
+      grocery budget?") the newer one says too: "eating out budget is 200" answers another
+      question — unless the two share no word at all (the newer one says it otherwise: "day
+      40 without a cigarette" for "do i smoke?") and the newer one answers the question
+      about as well (`answers_well`: `ANSWERS_AS_WELL_SHARE` of the older one's rise);
+    - when the older one speaks the slot asked about ("phone"), the newer one does too.
+
+    The caller pairs it with relevance: the newer one rises above the candidates' median by
+    `NEAREST_SHARE` of the older one's rise."""
+    others = [m for m in head if m.id not in (old.id, new.id)]
+    if len(others) < NEAREST_OTHERS:
+        return False  # nearest among too few says nothing
+    sim = similarity(old, new)
+    if sim is None or sim < gate(old, new) - NEAREST_SLACK:
+        return False
+    if any((similarity(old, m) or 0.0) >= sim for m in others):
+        return False
+    r_old, r_new = _read(_topic_text(old)), _read(_topic_text(new))
+    if r_old.speakers != r_new.speakers or r_old.someone != r_new.someone or _two_relatives(
+            old, new):
+        return False
+    if replaces_nothing(new):
+        return False
+    things = (r_old.topic & set(asked)) - _QUESTION_STEMS  # "work" of "my work email" too
+    if not things <= r_new.topic and (r_old.topic & r_new.topic or not answers_well):
+        return False  # "the bathroom budget is 8k" for "what's the kitchen budget?"
+    spoken = r_old.slots & wanted
+    return not spoken or bool(r_new.slots & spoken)
 
 
 #: a question with many answers — a list, a description, a reason — rather than one current
@@ -466,15 +596,33 @@ def answers_alike(
     named = {n for n in shared & (names_said(old) | names_said(new))
              if n in asked or not _a_person(n, people)}
     if not named:
-        if not shared & asked:
+        # the things the question names that the older one says; a slot's own word ("live",
+        # "salary") is not one: the newer one may say the slot otherwise ("mum's settled into
+        # the care home in Swansea" for "Mum lives in Cardiff")
+        said_old = (topic_words(old) & asked) - _SLOT_STEMS
+        if same_measure(old, new):
+            if not _measures_alike(old, new, said_old):
+                return False
+        elif not shared & asked:
             return False
-        said_old = topic_words(old) & asked
-        if len(said_old & topic_words(new)) < ALIKE_SHARE * len(said_old):
+        elif len(said_old & topic_words(new)) < ALIKE_SHARE * len(said_old):
             return False  # "the bathroom budget is 8k" says less of "the kitchen budget?"
     if someone_else(old) != someone_else(new) or _two_relatives(old, new):
         return False
     spoken = slots_spoken(old) & wanted
     return not spoken or bool(slots_spoken(new) & spoken)
+
+
+def _measures_alike(old: Memory, new: Memory, said_old: set[str] | frozenset[str]) -> bool:
+    """For two statements that measure the same thing (`same_measure`): whether the newer one
+    answers for the same thing — it says `ALIKE_SHARE` of the things of the question that the
+    older one says (`said_old`: "the kitchen budget" of "what's the kitchen renovation
+    budget?"), or it names nothing else besides times ("down to 84 kg after the summer" for "how much do I weigh?"). "the
+    bathroom budget is 8k" names another thing than "the kitchen budget is 15k"."""
+    if len(said_old & topic_words(new)) >= ALIKE_SHARE * len(said_old):
+        return True
+    own = topic_words(new) - topic_words(old) - _SLOT_STEMS - _TIME_STEMS
+    return not own
 
 
 _THIRD_PERSON = re.compile(
@@ -489,7 +637,7 @@ def someone_else(memory: Memory) -> str | None:
     ("my brother moved …" → "brother") or a first name ("Tom just moved …" → "tom"); None
     for the speaker's own statements — and for "they"/"he"/"she", which as often stand for
     whoever acts on the speaker's own thing ("they pushed my deadline to Friday")."""
-    return _read(statement_text(memory)).someone
+    return _read(_topic_text(memory)).someone
 
 
 def _someone(said: str) -> str | None:
@@ -549,7 +697,7 @@ def same_topic(
         return True  # a name both mention: one topic, whoever speaks
     other = someone_else(new)
     asked_about = {w for slot in wanted for w in _SLOT_WORDS.get(slot, ())}
-    if other is not None and other not in _read(statement_text(old)).words | asked_about:
+    if other is not None and other not in _read(_topic_text(old)).words | asked_about:
         return False  # "Tom just moved to Berlin" is no update of "I live in Munich"
     if not shared:
         # no shared word, but both speak about the slot the question asks about ("how many
@@ -574,10 +722,14 @@ __all__ = [
     "answers_alike",
     "answers_slot",
     "asks_one_value",
+    "derived",
     "names_said",
+    "nearest_update",
     "newest_first",
     "question_slots",
     "relations_named",
+    "replaces_nothing",
+    "same_measure",
     "same_topic",
     "slot_answers",
     "slot_first",

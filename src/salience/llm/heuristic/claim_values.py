@@ -93,6 +93,7 @@ _CURRENCY = {
     "yuan": "cny", "pesos": "mxn", "lira": "try", "zloty": "pln", "forint": "huf",
     "rand": "zar", "reais": "brl", "cents": "cent", "pence": "pence", "grand": "grand",
 }
+CURRENCY_WORDS = frozenset(_CURRENCY)
 _CUR = r"(?:\$|€|£|¥|usd|eur|euros?|dollars?|bucks|gbp|pounds?|quid|chf|francs|sek|nok|dkk|kr|yen|jpy)"
 _AMOUNT = r"\d[\d,.]*(?:\s?(?:k|m|grand|thousand|million)\b)?"
 MONEY_RE = re.compile(
@@ -355,6 +356,78 @@ def time_value(text: str) -> str | None:
     if not has_anchor:
         return None
     return " ".join(dict.fromkeys(out))
+
+
+#: units a number is measured in ("84 kg", "30mg", "55k", "12%"), by their normal form
+_UNITS = {
+    "kg": "kg", "kgs": "kg", "kilo": "kg", "kilos": "kg", "lb": "lb", "lbs": "lb",
+    "pound": "lb", "stone": "stone", "g": "g", "grams": "g", "mg": "mg",
+    "mcg": "mcg", "ml": "ml", "l": "l", "litres": "l", "liters": "l", "km": "km", "k": "k",
+    "m": "m", "mi": "mi", "miles": "mi", "cm": "cm", "mm": "mm", "ft": "ft", "feet": "ft",
+    "%": "%", "percent": "%", "hours": "h", "hour": "h", "hrs": "h", "hr": "h", "h": "h",
+    "minutes": "min", "mins": "min", "min": "min", "days": "day", "weeks": "week",
+    "months": "month", "years": "year", "bpm": "bpm", "mph": "mph", "kph": "kph", "gb": "gb",
+    "tb": "tb", "mbps": "mbps", "grand": "k", "thousand": "k", "million": "million",
+}
+#: what follows a number that makes it no measure: a clock time, an ordinal, a decade
+_NOT_UNITS = frozenset({"am", "pm", "st", "nd", "rd", "th", "s"})
+#: a count of two to twelve in words ("three kids"): `digits_for_words` leaves these as words
+_SMALL_COUNT_RE = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?P<w1>[a-z]+)"
+    r"(?:\s+(?P<w2>[a-z]+))?", re.IGNORECASE)
+#: a number, what stands before it (a currency sign) and the two words after it
+_MEASURE_RE = re.compile(
+    r"(?<![\w.,:/-])(?P<pre>[$€£¥])?\s?(?P<n>\d[\d,.]*)(?P<unit>%|[a-z]+\b)?"
+    r"(?:\s+(?P<w1>[a-z%]+))?(?:\s+(?P<w2>[a-z]+))?",
+    re.IGNORECASE,
+)
+#: words between a number and the noun it counts ("11 senior engineers")
+_COUNT_SKIP = frozenset({"new", "more", "full", "part", "senior", "junior", "other", "extra",
+                         "of", "fewer", "less", "whole", "little", "big", "small"})
+
+
+def measures(text: str, *, stopwords: frozenset[str] = frozenset()) -> frozenset[str]:
+    """What the numbers of `text` measure, without their values: "unit:kg" ("down to 84 kg"),
+    "money:gbp" ("£1,200"), "count:engineers" ("we're 11 engineers"), "clock" ("10pm to
+    6am"), "percent" is a unit too. Two statements that measure the same thing with different
+    numbers ("I weigh 92 kg" / "down to 84 kg after the summer") are about one quantity
+    whatever other words they use; a year ("since 2019") or a date's day number measures
+    nothing. Numbers written in words count (`digits_for_words`). `stopwords` are words that
+    are no counted noun ("6 of them")."""
+    low = digits_for_words(text).lower().replace("’", "'")
+    out: set[str] = set()
+    if any(":" in tok for tok in (time_value(low) or "").split()):
+        out.add("clock")
+    for m in MONEY_RE.finditer(low):
+        cur = (m.group("pre") or m.group("post") or "").lower()
+        out.add(f"money:{_CURRENCY.get(cur, cur)}")
+    for m in _SMALL_COUNT_RE.finditer(low):
+        noun = m.group("w2") if m.group("w1") in _COUNT_SKIP else m.group("w1")
+        out |= _counted(noun, stopwords)
+    for m in _MEASURE_RE.finditer(low):
+        n, unit = m.group("n").rstrip(".,"), (m.group("unit") or "").lower()
+        if m.group("pre") or (re.fullmatch(r"(?:19|20)\d\d", n) and not unit):
+            continue  # money (above), a year
+        if unit in _NOT_UNITS:
+            continue  # a clock time (above), an ordinal, "1990s"
+        w1, w2 = (m.group("w1") or "").lower(), (m.group("w2") or "").lower()
+        if not unit and w1 in _UNITS:
+            unit, w1 = w1, w2
+        if unit in _UNITS:
+            out.add(f"unit:{_UNITS[unit]}")
+            continue
+        if unit:
+            continue  # "3rd", "4x4", a code
+        out |= _counted(w2 if w1 in _COUNT_SKIP else w1, stopwords)
+    return frozenset(out)
+
+
+def _counted(noun: str | None, stopwords: frozenset[str]) -> set[str]:
+    """{"count:<noun>"} for a noun a number counts ("engineers" → "count:engineer"), else {}."""
+    if (not noun or not noun.isalpha() or len(noun) <= 2 or noun in stopwords
+            or noun in MONTHS or noun in _MONTH_FULL or noun in CURRENCY_WORDS):
+        return set()
+    return {f"count:{noun[:-1] if len(noun) > 4 and noun.endswith('s') else noun}"}
 
 
 def is_time(text: str) -> bool:

@@ -38,6 +38,7 @@ from . import claim_values as V
 from . import slot_words
 from .discourse import (
     HYPOTHETICAL_RE,
+    PAST_PERIOD_RE,
     Segment,
     _asserted,
     announces_update,
@@ -648,7 +649,7 @@ def _employer(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     aux = (m.groupdict().get("aux") or "").lower()
     if (re.search(r"\b(?:worked|was employed|were employed)\b", m.group(0), re.I)
             and not re.search(r"\b(?:have|has|had)\b|['’]ve\b", aux)
-            and _PAST_PERIOD.search(ctx.line)):
+            and PAST_PERIOD_RE.search(ctx.line)):
         return []  # "back when I was at uni I worked at a Pret": an employer then, not now
     return _mk(_subj(m, ctx), "employer", value, ctx, negated=neg)
 
@@ -715,11 +716,6 @@ def _home(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     return _mk(ctx.seg.first, "residence", value, ctx)
 
 
-#: a period of one's past: what one "was" then is no claim on now
-_PAST_PERIOD = re.compile(
-    r"\b(?:in my (?:teens|twenties|thirties|forties|fifties|youth|early|late)|as a (?:kid|child|"
-    r"student|teenager)|back (?:then|in)|at uni|in college|at university|years ago|"
-    r"when i was|before (?:the|my|i)|for (?:\w+ )?(?:years|months|a while))\b", re.I)
 
 
 def _job(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
@@ -737,7 +733,7 @@ def _job(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     ):
         return []
     aux = (m.groupdict().get("aux") or "").lower()
-    if re.search(r"\b(?:was|were)\b", m.group(0), re.I) and _PAST_PERIOD.search(ctx.line):
+    if re.search(r"\b(?:was|were)\b", m.group(0), re.I) and PAST_PERIOD_RE.search(ctx.line):
         return []  # "I was a waiter in my twenties": a job held then, not now
     # a volunteer, part-time or additional role is held beside one's job, not instead of it
     side = "also" in aux.split() or toks[0] in _SIDE_ROLES

@@ -360,6 +360,22 @@ _NO_CHANGE_RE = re.compile(
     r"\b(?:joked|joking|kidding)\b",
     re.I,
 )
+#: a period of one's past: what one "was" or did then is no claim on now ("back when I was at
+#: uni I worked at a Pret", "in college I used to go to Anytime Fitness")
+PAST_PERIOD_RE = re.compile(
+    r"\b(?:in my (?:teens|twenties|thirties|forties|fifties|youth|early|late)|as a (?:kid|child|"
+    r"student|teenager)|back (?:then|in)|at uni|in college|at university|years ago|"
+    r"when i was|before (?:the|my|i)|for (?:\w+ )?(?:years|months|a while))\b", re.I)
+#: a statement about how things were rather than are: a past state ("my first car was a 1998
+#: camry", "the old office was in Soho") — what `PAST_PERIOD_RE` says with a period
+PAST_STATE_RE = re.compile(
+    r"\b(?:my|our|his|her|their)\s+(?:first|old|previous|former|childhood)\b|"
+    r"\b(?:was|were|used to)\b", re.I)
+#: a statement that adds to what was said rather than replacing it ("i also pay for
+#: crunchyroll", "got another cat", "started vitamin d as well")
+ADDS_RE = re.compile(
+    r"\b(?:also|as well|in addition|additionally|another|on top of (?:that|the))\b|"
+    r"\btoo\b(?=\s*(?:[.!,;)]|$))", re.I | re.M)
 #: change words that also just place a statement in time ("I love Lisbon now"): not enough
 #: to outdate a stored value on their own (`announces_update(strong=True)`)
 _WEAK_UPDATE = frozenset({"now", "these days", "nowadays", "officially", "as of"})

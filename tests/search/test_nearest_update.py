@@ -1,0 +1,158 @@
+"""A newer statement that is the older one's nearest neighbour among a search's candidates
+replaces it for a one-value question, with no shared word and no change word (issue 14,
+held-out phrasing: "i smoke about half a pack a day" / "day 40 without a cigarette"); two
+numbers measuring one thing ("I weigh 92 kg" / "down to 84 kg after the summer") do too; a
+profile revision is a derived memory a newer statement can outdate."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from salience.llm.heuristic.claim_values import measures
+from salience.llm.heuristic.lexicon import STOPWORDS
+from salience.llm.heuristic.text import stem, words
+from salience.models import PROFILE_TAG, Memory, MemoryType
+from salience.search.slots import (
+    derived,
+    nearest_update,
+    question_slots,
+    same_measure,
+    statement_text,
+    updates_above,
+)
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def mem(mid: str, text: str, days: float) -> Memory:
+    return Memory(content=f"User: {text}\nAssistant: Got it.", id=mid,
+                  created_at=T0 + timedelta(days=days))
+
+
+def chatter(n: int) -> list[Memory]:
+    return [mem(f"c{i}", f"chatter line {i} about nothing much", 1 + i) for i in range(n)]
+
+
+def gate(a: Memory, b: Memory) -> float:
+    return 0.886
+
+
+def sims(table: dict[frozenset[str], float], default: float = 0.82):
+    """similarity(a, b) from a table of id pairs, `default` for every other pair."""
+    def similarity(a: Memory, b: Memory) -> float | None:
+        return table.get(frozenset((a.id, b.id)), default)
+    return similarity
+
+
+def close_all(old: Memory, new: Memory, share: float) -> bool:
+    return True
+
+
+def close_weak(old: Memory, new: Memory, share: float) -> bool:
+    """Rises above the median, but only by a quarter of the older one's rise."""
+    return share <= 0.25
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I weigh 92 kg.", {"unit:kg"}),
+    ("down to 84 kg after the summer", {"unit:kg"}),
+    ("raise came through, 55k from april", {"unit:k"}),
+    ("we're 11 engineers after the latest hires", {"count:engineer"}),
+    ("we have three kids", {"count:kids"}),
+    ("on nights for the next quarter, 10pm to 6am", {"clock"}),
+    ("upped my citalopram to 30mg", {"unit:mg"}),
+    ("rent is £1,200 a month", {"money:gbp"}),
+    ("I've lived here since 2019", set()),
+    ("6 of them came", set()),
+    ("in the 1990s", set()),
+    ("the 3rd of May", set()),
+])
+def test_measures_names_what_a_number_measures(text: str, expected: set[str]) -> None:
+    assert measures(text, stopwords=STOPWORDS) == expected
+
+
+def test_a_number_of_the_same_measure_replaces_the_older_without_the_questions_words() -> None:
+    old, new = mem("a", "I weigh 92 kg.", 0), mem("b", "down to 84 kg after the summer", 30)
+    assert same_measure(old, new)
+    head = [old, *chatter(4), new]
+    near = sims({frozenset(("a", "b")): 0.92})
+    assert updates_above(head, near, gate, query="How much do I weigh?",
+                         close=close_weak) == {"a": "b"}
+    # another thing of the same unit: "the bathroom budget" is no answer on the kitchen's
+    kitchen, bathroom = (mem("k", "The kitchen budget is 15k.", 0),
+                         mem("w", "The bathroom budget is 8k.", 20))
+    assert updates_above([kitchen, *chatter(4), bathroom], sims({}, 0.95), gate,
+                         query="What's the kitchen budget?", close=close_all) == {}
+
+
+def test_the_nearest_newer_statement_replaces_one_it_shares_no_word_with() -> None:
+    old = mem("a", "i smoke about half a pack a day, want to cut down", 0)
+    new = mem("b", "day 40 without a cigarette today. the patches helped", 45)
+    head = [old, *chatter(5), new]
+    q = "do i smoke?"
+    near = sims({frozenset(("a", "b")): 0.90})
+    assert updates_above(head, near, gate, query=q, close=close_all) == {"a": "b"}
+    # not the nearest: a chatter line is as close to the older one
+    tie = sims({frozenset(("a", "b")): 0.90, frozenset(("a", "c2")): 0.90})
+    assert updates_above(head, tie, gate, query=q, close=close_all) == {}
+    # too far below the calibrated gate
+    assert updates_above(head, sims({frozenset(("a", "b")): 0.84}), gate, query=q,
+                         close=close_all) == {}
+    # with no word shared, the newer one must answer the question about as well
+    assert updates_above(head, near, gate, query=q, close=close_weak) == {}
+    # too few candidates to call one the nearest
+    assert updates_above([old, new], near, gate, query=q, close=close_all) == {}
+    # a question about many things, or about the past, is left alone by this path
+    assert updates_above(head, near, gate, query="why do i smoke?", close=close_all) == {}
+
+
+@pytest.mark.parametrize(("old_text", "new_text", "query"), [
+    # adds to it
+    ("i pay for netflix", "i also pay for crunchyroll for anime", "what streaming do i pay for?"),
+    # tells of the past
+    ("i drive a tesla model y", "my first car was a 1998 camry that leaked oil everywhere",
+     "what car do i drive?"),
+    ("i'm a product manager at atlassian", "back in 2015 i worked at deloitte as an auditor",
+     "where do i work?"),
+    # someone else's
+    ("i drive a tesla model y", "my wife's car is a subaru outback", "what car do i drive?"),
+    # a thing of the question the older one says, the newer one shares a word but not that
+    ("grocery budget is 600 a month", "eating out budget is 200 a month, we always blow it",
+     "what's our grocery budget?"),
+    # the older one speaks the slot asked about, the newer one does not
+    ("my phone is a pixel 8", "i draw on an ipad air with the pencil", "what phone do i have?"),
+])
+def test_the_nearest_newer_statement_that_is_no_replacement_moves_nothing(
+        old_text: str, new_text: str, query: str) -> None:
+    old, new = mem("a", old_text, 0), mem("b", new_text, 30)
+    head = [old, *chatter(5), new]
+    assert updates_above(head, sims({frozenset(("a", "b")): 0.93}), gate, query=query,
+                         close=close_all) == {}
+    asked = frozenset(stem(w) for w in words(query.lower()))
+    assert not nearest_update(old, new, head, sims({frozenset(("a", "b")): 0.93}), gate,
+                              asked, question_slots(query), answers_well=True)
+
+
+def profile(mid: str, lines: str, days: float) -> Memory:
+    return Memory(content=f"About the user (profile revision 1, 2026-03-03):\n{lines}",
+                  id=mid, memory_type=MemoryType.IDENTITY, tags=[PROFILE_TAG],
+                  created_at=T0 + timedelta(days=days))
+
+
+def test_a_profile_revision_is_derived_and_a_newer_statement_outdates_it() -> None:
+    rev = profile("p", "Diet: vegetarian.\nOccupation: nurse.", 1)
+    assert rev.is_profile and derived(rev)
+    assert statement_text(rev) == rev.content  # claims read it as before
+    new = mem("b", "switched to a vegan diet last month, no more cheese", 20)
+    head = [rev, *chatter(4), new]
+    assert updates_above(head, sims({}, 0.80), gate, query="What's my diet?",
+                         close=close_all) == {"p": "b"}
+    # a profile revision is never the newer statement
+    old = mem("a", "I'm vegetarian.", 0)
+    later = profile("q", "Diet: vegan.", 30)
+    assert updates_above([old, *chatter(4), later], sims({}, 0.95), gate,
+                         query="What's my diet?", close=close_all) == {}
+    # the agent's own identity memory is not a profile revision
+    assert not Memory(content="I am Ada.", memory_type=MemoryType.IDENTITY).is_profile
