@@ -449,7 +449,7 @@ def updates_above(
     def nearest(old: Memory, new: Memory) -> bool:
         return relaxed and close(old, new, NEAREST_SHARE) and nearest_update(  # type: ignore[misc]
             old, new, head, similarity, gate, asked, wanted,
-            answers_well=close(old, new, ANSWERS_AS_WELL_SHARE))  # type: ignore[misc]
+            answers_well=close(old, new, PARAPHRASE_SHARE))  # type: ignore[misc]
 
     out: dict[str, str] = {}
     for old, t_old in timed:
@@ -484,6 +484,10 @@ def _alike_share(old: Memory, new: Memory) -> float:
 #: the same, for a newer statement that is the older one's nearest neighbour
 #: (`nearest_update`): being the closest statement to it is the stronger sign of one topic
 NEAREST_SHARE = 0.2
+#: the same, for a nearest newer statement that says none of the question's things the older
+#: one says and shares no word with it (it says them otherwise: "day 40 without a cigarette"
+#: for "do i smoke?"; `nearest_update`'s `answers_well`)
+PARAPHRASE_SHARE = 0.3
 #: how far below the calibrated contradiction gate the embeddings of an older statement and
 #: its nearest newer neighbour may be (e5: the gate is 0.886; rephrased updates measured
 #: 0.85-0.93 on the project's own scenarios, docs/architecture.md)
@@ -493,13 +497,15 @@ NEAREST_OTHERS = 3
 
 
 def replaces_nothing(new: Memory) -> bool:
-    """Whether a statement with no change word adds to what was said ("i also pay for
-    crunchyroll", `ADDS_RE`) or tells of the past ("back in 2015 i worked at deloitte", "my
-    first car was a 1998 camry": `PAST_PERIOD_RE`, `PAST_STATE_RE`): it replaces nothing."""
-    from ..llm.heuristic.discourse import ADDS_RE, PAST_PERIOD_RE, PAST_STATE_RE
+    """Whether every sentence a statement with no change word asserts adds to what was said
+    ("i also pay for crunchyroll", `ADDS_RE`) or tells of the past ("back in 2015 i worked at
+    deloitte", "my first car was a 1998 camry": `PAST_PERIOD_RE`, `PAST_STATE_RE`): then it
+    replaces nothing. One such sentence in a long message ("… i also have to redo the rollout
+    plan") says nothing of the others."""
+    from ..llm.heuristic.discourse import ADDS_RE, PAST_PERIOD_RE, PAST_STATE_RE, asserted
 
-    said = statement_text(new)
-    return any(r.search(said) for r in (ADDS_RE, PAST_PERIOD_RE, PAST_STATE_RE))
+    return all(any(r.search(s) for r in (ADDS_RE, PAST_PERIOD_RE, PAST_STATE_RE))
+               for s in asserted(statement_text(new)))
 
 
 def nearest_update(
@@ -525,8 +531,8 @@ def nearest_update(
     - every thing the question names that the older one says ("grocery" in "what's our
       grocery budget?") the newer one says too: "eating out budget is 200" answers another
       question — unless the two share no word at all (the newer one says it otherwise: "day
-      40 without a cigarette" for "do i smoke?") and the newer one answers the question
-      about as well (`answers_well`: `ANSWERS_AS_WELL_SHARE` of the older one's rise);
+      40 without a cigarette" for "do i smoke?") and the newer one still answers the question
+      well (`answers_well`: `PARAPHRASE_SHARE` of the older one's rise);
     - when the older one speaks the slot asked about ("phone"), the newer one does too.
 
     The caller pairs it with relevance: the newer one rises above the candidates' median by

@@ -397,6 +397,12 @@ def announces_update(text: str, *, strong: bool = False) -> bool:
     )
 
 
+def asserted(text: str) -> list[str]:
+    """The sentences a person says in `text` as a fact (no question, hypothetical, plan,
+    denied change or joke)."""
+    return list(_asserted(text))
+
+
 def _asserted(text: str) -> Iterator[str]:
     """The sentences a person says in `text` as a fact: no question, no hypothetical or plan
     (`HYPOTHETICAL_RE`), no change denied and no joke (`_NO_CHANGE_RE`)."""
