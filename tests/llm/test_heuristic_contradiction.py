@@ -469,3 +469,30 @@ def test_numbers_written_in_words_are_read_as_numbers(text: str, digits: str) ->
     from salience.llm.heuristic.claim_values import digits_for_words
 
     assert digits_for_words(text) == digits
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("we have a cat named miso, she's 4", "we adopted a second cat! a kitten called tofu"),
+    ("I have a cat called Miso.", "We adopted a second cat."),
+    ("We have a dog, Pepper.", "we got another dog last week, meet Max: we have two dogs now"),
+])
+def test_an_addition_to_a_count_said_with_an_article_supersedes_nothing(
+        old: str, new: str) -> None:
+    """The older statement is about the one it names (still true); only its count is stale,
+    which ranking handles (`conflict` still holds for newer-wins)."""
+    from salience.llm.heuristic.claims import claims
+    from salience.llm.heuristic.contradiction import conflict, contradicts
+
+    assert contradicts(new, [old]) == []
+    assert any(conflict(a, b) for a in claims(new) for b in claims(old))
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I have two kids.", "our third child was born last night"),
+    ("We have one kid.", "We have two kids now, our second was born."),
+    ("no pets, the landlord doesn't allow them", "we got a dog"),
+])
+def test_a_count_said_as_a_count_is_still_superseded(old: str, new: str) -> None:
+    from salience.llm.heuristic.contradiction import contradicts
+
+    assert contradicts(new, [old]) == [0]

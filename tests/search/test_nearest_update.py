@@ -156,3 +156,17 @@ def test_a_profile_revision_is_derived_and_a_newer_statement_outdates_it() -> No
                          query="What's my diet?", close=close_all) == {}
     # the agent's own identity memory is not a profile revision
     assert not Memory(content="I am Ada.", memory_type=MemoryType.IDENTITY).is_profile
+
+
+def test_an_announced_addition_replaces_nothing() -> None:
+    """"started swimming … too" announces a change ("started") that adds a habit: the run on
+    weekend mornings is no older answer it replaces."""
+    run = mem("a", "i run on weekend mornings, usually 10k", 0)
+    swim = mem("b", "started swimming tuesday mornings at the community pool too", 20)
+    near = sims({frozenset(("a", "b")): 0.95})
+    assert updates_above([run, *chatter(4), swim], near, gate, query="when do i run?",
+                         close=close_all) == {}
+    # the same change without "too" replaces it
+    swap = mem("c", "started swimming tuesday mornings instead of running", 20)
+    assert updates_above([run, *chatter(4), swap], sims({frozenset(("a", "c")): 0.95}), gate,
+                         query="when do i run?", close=close_all) == {"a": "c"}

@@ -425,7 +425,8 @@ def updates_above(
     # an episode, a reflection or a profile revision retells statements, each of which
     # carries its own news: it may be outdated by a newer statement, never the newer one
     said = [(m, t) for m, t in timed if not derived(m)]
-    announced = {m.id for m, _ in said if announces_update(statement_text(m))}
+    announced = {m.id for m, _ in said if announces_update(statement_text(m))
+                 and not replaces_nothing(m, past=False)}
     relaxed = close is not None and query is not None and asks_one_value(query)
     share = 0.0  # the least any path asks (`_alike_share`)
 
@@ -496,16 +497,17 @@ NEAREST_SLACK = 0.04
 NEAREST_OTHERS = 3
 
 
-def replaces_nothing(new: Memory) -> bool:
-    """Whether every sentence a statement with no change word asserts adds to what was said
-    ("i also pay for crunchyroll", `ADDS_RE`) or tells of the past ("back in 2015 i worked at
-    deloitte", "my first car was a 1998 camry": `PAST_PERIOD_RE`, `PAST_STATE_RE`): then it
-    replaces nothing. One such sentence in a long message ("… i also have to redo the rollout
-    plan") says nothing of the others."""
+def replaces_nothing(new: Memory, *, past: bool = True) -> bool:
+    """Whether every sentence a statement asserts adds to what was said ("i also pay for
+    crunchyroll", "started swimming tuesday mornings too": `ADDS_RE`) or, with `past`, tells
+    of the past ("back in 2015 i worked at deloitte", "my first car was a 1998 camry":
+    `PAST_PERIOD_RE`, `PAST_STATE_RE` — for a statement with no change word: "i was laid off"
+    announces one): then it replaces nothing. One such sentence in a long message ("… i also
+    have to redo the rollout plan") says nothing of the others."""
     from ..llm.heuristic.discourse import ADDS_RE, PAST_PERIOD_RE, PAST_STATE_RE, asserted
 
-    return all(any(r.search(s) for r in (ADDS_RE, PAST_PERIOD_RE, PAST_STATE_RE))
-               for s in asserted(statement_text(new)))
+    markers = (ADDS_RE, PAST_PERIOD_RE, PAST_STATE_RE) if past else (ADDS_RE,)
+    return all(any(r.search(s) for r in markers) for s in asserted(statement_text(new)))
 
 
 def nearest_update(

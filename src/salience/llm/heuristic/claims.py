@@ -955,8 +955,7 @@ def _count(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
         return []
     if n is None or (neg and n):
         return []
-    out = _count_claims(subj, noun, n, ctx)
-    return out
+    return _count_claims(subj, noun, n, ctx, implicit=n == 1 and n_raw in {"a", "an"})
 
 
 def _noun_slot(noun: str) -> tuple[str, str | None]:
@@ -980,9 +979,16 @@ def _noun_slot(noun: str) -> tuple[str, str | None]:
     return f"pets:{base}", base
 
 
-def _count_claims(subj: str | None, noun: str, n: int, ctx: _Ctx) -> list[Claim]:
+#: the category of a count said with an article ("we have a cat called Miso"): one, but a
+#: statement about that one rather than a count (`contradiction.contradicts`)
+IMPLICIT_COUNT = "article"
+
+
+def _count_claims(subj: str | None, noun: str, n: int, ctx: _Ctx, *,
+                  implicit: bool = False) -> list[Claim]:
     slot, pet = _noun_slot(noun)
-    out = _mk(subj, slot, str(n), ctx, numbers=(str(n),))
+    out = _mk(subj, slot, str(n), ctx, numbers=(str(n),),
+              category=IMPLICIT_COUNT if implicit else "")
     if pet is not None:
         out += _mk(subj, "own", pet, ctx, negated=n == 0)
         if pet in {"puppy"}:
@@ -2464,7 +2470,8 @@ def passing_statements(text: str, *, replaces: Callable[[str], bool] | None = No
 #: the claims engine's version: bump it whenever a change to this module (or the modules it
 #: reads: discourse, claim_values, slot_words, lexicon) may change what `claims(text)` returns.
 #: Stored claims of another version are misses (re-parsed, and rewritten by maintenance).
-CLAIMS_VERSION = 2  # 2: an employer held in a past period is no claim on now
+CLAIMS_VERSION = 3  # 2: an employer held in a past period is no claim on now; 3: a count
+# said with an article is marked (IMPLICIT_COUNT)
 
 _CLAIM_FIELDS = ("subject", "attribute", "value", "negated", "category", "numbers", "marked",
                  "kind")

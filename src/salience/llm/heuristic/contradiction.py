@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .claim_values import EXCLUSIVE_TOOL_KINDS
-from .claims import HAVING, POLAR, Claim, _subject_match, claims
+from .claims import HAVING, IMPLICIT_COUNT, POLAR, Claim, _subject_match, claims
 
 #: slots whose value is a number: any other number conflicts
 _NUMERIC = frozenset({"children", "sons", "daughters", "grandchildren", "age", "phone",
@@ -145,14 +145,26 @@ def conflicting(new_claims: Sequence[Claim], old_claims: Sequence[Claim]) -> lis
     return [(a, b) for a in new_claims for b in old_claims if conflict(a, b)]
 
 
+def adds_one(new: Claim, old: Claim) -> bool:
+    """Whether `new` raises a count that `old` said with an article ("we adopted a second cat"
+    after "we have a cat called Miso"): the older statement is about the one it names, which
+    is still true; only its count is stale. Ranking puts the newer first for "how many cats?"
+    (`conflict` holds); a supersession would hide the older cat's name."""
+    return (old.category == IMPLICIT_COUNT and _numeric(old.attribute)
+            and new.attribute == old.attribute and not new.negated and not old.negated
+            and new.value.isdigit() and old.value.isdigit() and int(new.value) > int(old.value))
+
+
 def contradicts(new: str, candidates: Sequence[str]) -> list[int]:
-    """Positions of `candidates` that `new` contradicts."""
+    """Positions of `candidates` that `new` contradicts: a claim of each cannot both be true
+    (`conflict`), unless the newer one only adds to a count the older said with an article
+    (`adds_one`): then the older statement is outdated for ranking, not superseded."""
     new_claims = claims(new)
     if not new_claims:
         return []
     hits: list[int] = []
     for i, candidate in enumerate(candidates):
         old_claims = claims(candidate)
-        if any(conflict(a, b) for a in new_claims for b in old_claims):
+        if any(conflict(a, b) and not adds_one(a, b) for a in new_claims for b in old_claims):
             hits.append(i)
     return hits
