@@ -170,3 +170,53 @@ def test_an_announced_addition_replaces_nothing() -> None:
     swap = mem("c", "started swimming tuesday mornings instead of running", 20)
     assert updates_above([run, *chatter(4), swap], sims({frozenset(("a", "c")): 0.95}), gate,
                          query="when do i run?", close=close_all) == {"a": "c"}
+
+
+def test_the_nearest_path_reads_only_the_users_own_statements() -> None:
+    """Between named people a newer turn on a topic mostly adds to it (LoCoMo)."""
+    def said(mid: str, who: str, text: str, days: float) -> Memory:
+        return Memory(content=f"{who}: {text}", id=mid, created_at=T0 + timedelta(days=days))
+
+    old = said("a", "Jon", "Dancing makes me so happy.", 0)
+    new = said("b", "Jon", "It's where I'm most alive, it helps me de-stress.", 30)
+    head = [old, *chatter(4), new]
+    near = sims({frozenset(("a", "b")): 0.93})
+    assert updates_above(head, near, gate, query="What does Jon's dance make him?",
+                         close=close_all) == {}
+
+
+@pytest.mark.parametrize(("old_text", "new_text", "query"), [
+    # news of someone else, said without "my friend" at the start (a reviewer's pairs)
+    ("i'm a high school chemistry teacher", "so proud of dan, he got hired as a pharmacist",
+     "what's my job?"),
+    ("i use 1password for all my passwords",
+     "at the office everyone's on lastpass, company policy", "what password manager do i use?"),
+    ("i'm vegetarian, no meat or fish", "cooking for leah on friday, she's vegan so no cheese",
+     "what's my diet?"),
+])
+def test_news_of_someone_else_replaces_nothing_of_the_users(
+        old_text: str, new_text: str, query: str) -> None:
+    old, new = mem("a", old_text, 0), mem("b", new_text, 30)
+    head = [old, *chatter(5), new]
+    assert updates_above(head, sims({frozenset(("a", "b")): 0.93}), gate, query=query,
+                         close=close_all) == {}
+
+
+def test_a_word_negated_by_its_prefix_is_not_said() -> None:
+    from salience.search.slots import topic_words
+
+    m = mem("b", "personal email is jordan.r@fastmail.com, use that for anything non-work", 0)
+    assert "work" not in topic_words(m)
+
+
+def test_an_older_statement_at_the_median_answers_nothing() -> None:
+    from salience.search.pipeline import answers_as_well
+
+    def row(i: str, rel: float) -> tuple[str, float, dict[str, float]]:
+        return (i, 1 - rel, {"relevance": rel, "formula": rel})
+
+    head = [row("new", 0.10), row("old", 0.19), row("c1", 0.19), row("c2", 0.19), row("c3", 0.2)]
+    close = answers_as_well(head)
+    assert close is not None
+    old, new = Memory(content="x", id="old"), Memory(content="y", id="new")
+    assert not close(old, new, 0.2)  # the older one does not rise above the median

@@ -692,7 +692,8 @@ def answers_as_well(
         if old.id not in rel or new.id not in rel:
             return False
         lift_old, lift_new = floor - rel[old.id], floor - rel[new.id]
-        return lift_new > 0 and lift_new >= share * lift_old
+        # an older statement at or below the median answers nothing: nothing to replace
+        return lift_old > 0 and lift_new > 0 and lift_new >= share * lift_old
 
     return close
 

@@ -327,6 +327,10 @@ _VALUE_SHAPES = (
 )
 
 
+#: a word negated by its prefix ("non-work"): one word, not the word it negates
+_NON = re.compile(r"\bnon-(?=\w)", re.I)
+
+
 @text_cache(4096)
 def _read(statement: str) -> _Said:
     from ..llm.heuristic.claim_values import measures
@@ -335,6 +339,7 @@ def _read(statement: str) -> _Said:
 
     segs = segments(statement)
     said = " ".join(seg.text for seg in segs)  # no assistant lines, no headers
+    said = _NON.sub("non", said)  # "anything non-work" says nothing of work
     skip = update_words(said)
     low = words(said.lower())
     stems = {stem(w) for w in low}
@@ -528,8 +533,13 @@ def nearest_update(
 
     - their embeddings are within `NEAREST_SLACK` of the mind's calibrated contradiction gate,
       and none of the other candidates (at least `NEAREST_OTHERS`) is as close to the older one;
-    - the same people speak both, about the same person (`someone_else`), not two relatives;
-    - the newer one does not add or tell of the past (`replaces_nothing`);
+    - both are the user's own statements (no named speaker: between named people — an
+      imported chat, LoCoMo — a newer turn on a topic adds to what was said more often than it
+      replaces it: "Dancing makes me so happy" / "Dancing helps me de-stress" a month later),
+      about the same person (`someone_else`), not two relatives;
+    - the newer one does not add or tell of the past (`replaces_nothing`), nor speak only of
+      others when the older one speaks of the user ("so proud of dan, he got hired as a
+      pharmacist" for "what's my job?"; `discourse.about_others`);
     - every thing the question names that the older one says ("grocery" in "what's our
       grocery budget?") the newer one says too: "eating out budget is 200" answers another
       question — unless the two share no word at all (the newer one says it otherwise: "day
@@ -539,6 +549,8 @@ def nearest_update(
 
     The caller pairs it with relevance: the newer one rises above the candidates' median by
     `NEAREST_SHARE` of the older one's rise."""
+    from ..llm.heuristic.discourse import about_others
+
     others = [m for m in head if m.id not in (old.id, new.id)]
     if len(others) < NEAREST_OTHERS:
         return False  # nearest among too few says nothing
@@ -548,10 +560,11 @@ def nearest_update(
     if any((similarity(old, m) or 0.0) >= sim for m in others):
         return False
     r_old, r_new = _read(_topic_text(old)), _read(_topic_text(new))
-    if r_old.speakers != r_new.speakers or r_old.someone != r_new.someone or _two_relatives(
+    if r_old.speakers or r_new.speakers or r_old.someone != r_new.someone or _two_relatives(
             old, new):
-        return False
-    if replaces_nothing(new):
+        return False  # the user's own statements only, about the same person
+    if replaces_nothing(new) or (about_others(statement_text(new))
+                                 and not about_others(statement_text(old))):
         return False
     things = (r_old.topic & set(asked)) - _QUESTION_STEMS  # "work" of "my work email" too
     if not things <= r_new.topic and (r_old.topic & r_new.topic or not answers_well):

@@ -371,6 +371,37 @@ PAST_PERIOD_RE = re.compile(
 PAST_STATE_RE = re.compile(
     r"\b(?:my|our|his|her|their)\s+(?:first|old|previous|former|childhood)\b|"
     r"\b(?:was|were|used to)\b", re.I)
+#: the words of a speaker about themselves ("i", "my", "we", "our" …)
+_FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'd", "i'll", "im", "ive", "me", "my", "mine",
+                           "myself", "we", "we're", "we've", "we'd", "we'll", "us", "our",
+                           "ours", "ourselves"})
+#: words that make another person a sentence's subject
+_THIRD_PERSON_WORDS = frozenset({"he", "she", "he's", "she's", "they", "they're", "his", "her",
+                                 "their", "everyone", "everyone's", "everybody", "people",
+                                 "someone", "nobody"})
+
+
+def about_others(text: str) -> bool:
+    """Whether every sentence a person asserts in `text` is about someone else: it names
+    another person (he, she, they, everyone, a relative, a first name) and says nothing of the
+    speaker ("so proud of dan, he got hired as a pharmacist", "at the office everyone's on
+    lastpass"); "she upped my dose" is the speaker's own news, and so is a sentence naming
+    no one ("went full neovim this month")."""
+    from .lexicon import FIRST_NAMES
+
+    said = asserted(text)
+    if not said:
+        return False
+    for sentence in said:
+        toks = re.findall(r"[\w'’]+", sentence.lower().replace("’", "'"))
+        if any(t in _FIRST_PERSON for t in toks):
+            return False
+        if not any(t in _THIRD_PERSON_WORDS or t in RELATIONS or t in FIRST_NAMES
+                   for t in toks):
+            return False
+    return True
+
+
 #: a statement that adds to what was said rather than replacing it ("i also pay for
 #: crunchyroll", "got another cat", "started vitamin d as well")
 ADDS_RE = re.compile(
