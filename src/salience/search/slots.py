@@ -12,6 +12,13 @@ says `stale` in its explanation. The claims and the conflict test are the heuris
 time) else `created_at`. An episode or a reflection is read without its title line (a title
 such as "Spotify: listening, music" is not a speaker): its body quotes what the user said, so
 an episode built from a statement that was later replaced is stale too.
+
+Claims-free, `updates_above` pairs a newer statement with an older candidate it replaces when
+the claims engine reads neither: a change announced on the same topic (`same_topic`), a fact
+that answers the question as well (`answers_alike`; two numbers of one measure count,
+`same_measure`), or the older statement's nearest neighbour among the candidates
+(`nearest_update`). Derived memories (episodes, reflections, profile revisions: `derived`) can
+be outdated, never be the newer statement.
 """
 
 from __future__ import annotations
