@@ -317,7 +317,6 @@ class _Said:
     words: frozenset[str]  # every word, lower-cased
     someone: str | None  # `someone_else`
     speakers: frozenset[str]  # who speaks, other than the user ("caroline")
-    measures: frozenset[str]  # what its numbers measure (`claim_values.measures`)
 
 
 #: the stemmed words of `_SLOT_WORDS`: sharing only these ("live", "work") says two
@@ -340,7 +339,6 @@ _NON = re.compile(r"\bnon-(?=\w)", re.I)
 
 @text_cache(4096)
 def _read(statement: str) -> _Said:
-    from ..llm.heuristic.claim_values import measures
     from ..llm.heuristic.discourse import segments, update_words
     from ..llm.heuristic.lexicon import MONTHS, RELATIONS, STOPWORDS, WEEKDAYS
 
@@ -369,7 +367,6 @@ def _read(statement: str) -> _Said:
         words=frozenset(low),
         someone=_someone(said),
         speakers=frozenset(s.first for s in segs if s.first and s.first != "user"),
-        measures=measures(said, stopwords=STOPWORDS),
     )
 
 
@@ -400,7 +397,19 @@ def same_measure(a: Memory, b: Memory) -> bool:
     """Whether two statements give numbers that measure the same thing: the same unit ("92
     kg" / "84 kg"), currency, counted noun ("6 engineers" / "11 engineers") or both a clock
     time ("7am to 3pm" / "10pm to 6am")."""
-    return bool(_read(_topic_text(a)).measures & _read(_topic_text(b)).measures)
+    return bool(_measures(_topic_text(a)) & _measures(_topic_text(b)))
+
+
+@text_cache(4096)
+def _measures(statement: str) -> frozenset[str]:
+    """What the numbers of what a memory's people say measure (`claim_values.measures`); read
+    only when a pair is compared (the parse costs more than the rest of `_read`)."""
+    from ..llm.heuristic.claim_values import measures
+    from ..llm.heuristic.discourse import segments
+    from ..llm.heuristic.lexicon import STOPWORDS
+
+    said = " ".join(seg.text for seg in segments(statement))
+    return measures(said, stopwords=STOPWORDS)
 
 
 def updates_above(
@@ -440,7 +449,7 @@ def updates_above(
     announced = {m.id for m, _ in said if announces_update(statement_text(m))
                  and not replaces_nothing(m, past=False)}
     relaxed = close is not None and query is not None and asks_one_value(query)
-    share = 0.0  # the least any path asks (`_alike_share`)
+    share = 0.0  # the least any path asks (two numbers of one measure: above the median)
 
     def may_replace(m: Memory, t: datetime) -> bool:  # some older one it answers well enough
         return any(t_old < t and close(old, m, share)  # type: ignore[misc, operator]
@@ -459,6 +468,14 @@ def updates_above(
     def people() -> frozenset[str]:  # the candidates' speakers, read when a pair needs them
         return frozenset().union(*(_read(_topic_text(m)).speakers for m, _ in timed))
 
+    def alike(old: Memory, new: Memory) -> bool:  # answers the question as well: cheap first
+        if not close(old, new, 0.0) or not (  # type: ignore[misc]
+                close(old, new, ANSWERS_AS_WELL_SHARE)  # type: ignore[misc]
+                or same_measure(old, new)):  # two numbers of one measure: above the median
+            return False
+        return (not replaces_nothing(new) and answers_alike(old, new, asked, wanted, people())
+                and _near(old, new, similarity, gate))
+
     def nearest(old: Memory, new: Memory) -> bool:
         return relaxed and close(old, new, NEAREST_SHARE) and nearest_update(  # type: ignore[misc]
             old, new, head, similarity, gate, asked, wanted,
@@ -473,9 +490,7 @@ def updates_above(
             if new.id in announced:
                 if same_topic(old, new, asked, similarity, gate, wanted) or nearest(old, new):
                     found.append(new)
-            elif (relaxed and close(old, new, _alike_share(old, new)) and not replaces_nothing(  # type: ignore[misc]
-                    new) and answers_alike(old, new, asked, wanted, people()) and _near(
-                    old, new, similarity, gate)) or nearest(old, new):
+            elif relaxed and (alike(old, new) or nearest(old, new)):
                 found.append(new)
         if found:  # of statements made at once (one message's facts), the closest to the older
             out[old.id] = max(found, key=lambda n: similarity(old, n) or 0.0).id
@@ -486,12 +501,6 @@ def updates_above(
 #: must reach to answer the question "about as well" (`answers_alike`'s path; the caller's
 #: `close(old, new, share)`)
 ANSWERS_AS_WELL_SHARE = 0.5
-def _alike_share(old: Memory, new: Memory) -> float:
-    """The share of `old`'s relevance lift that `new` must reach on `answers_alike`'s path:
-    `ANSWERS_AS_WELL_SHARE`; none for two numbers measuring one thing ("I weigh 92 kg" /
-    "down to 84 kg after the summer": the newer one rarely repeats the question's words as the
-    older one does, rising above the chatter is enough)."""
-    return 0.0 if same_measure(old, new) else ANSWERS_AS_WELL_SHARE
 
 
 #: the same, for a newer statement that is the older one's nearest neighbour
@@ -516,10 +525,19 @@ def replaces_nothing(new: Memory, *, past: bool = True) -> bool:
     `PAST_PERIOD_RE`, `PAST_STATE_RE` — for a statement with no change word: "i was laid off"
     announces one): then it replaces nothing. One such sentence in a long message ("… i also
     have to redo the rollout plan") says nothing of the others."""
+    adds, told_past = _adds_or_past(statement_text(new))
+    return adds or (past and told_past)
+
+
+@text_cache(4096)
+def _adds_or_past(statement: str) -> tuple[bool, bool]:
+    """(every asserted sentence adds, every asserted sentence adds or tells of the past)."""
     from ..llm.heuristic.discourse import ADDS_RE, PAST_PERIOD_RE, PAST_STATE_RE, asserted
 
-    markers = (ADDS_RE, PAST_PERIOD_RE, PAST_STATE_RE) if past else (ADDS_RE,)
-    return all(any(r.search(s) for r in markers) for s in asserted(statement_text(new)))
+    said = asserted(statement)
+    return (all(ADDS_RE.search(s) for s in said),
+            all(any(r.search(s) for r in (ADDS_RE, PAST_PERIOD_RE, PAST_STATE_RE))
+                for s in said))
 
 
 def nearest_update(

@@ -381,6 +381,7 @@ _THIRD_PERSON_WORDS = frozenset({"he", "she", "he's", "she's", "they", "they're"
                                  "someone", "nobody"})
 
 
+@text_cache(4096)
 def about_others(text: str) -> bool:
     """Whether every sentence a person asserts in `text` is about someone else: it names
     another person (he, she, they, everyone, a relative, a first name) and says nothing of the
