@@ -681,8 +681,8 @@ def answers_as_well(
     question well above the everyday chatter around them ("we've had to stretch the kitchen
     budget to about 22 thousand" next to "the budget for the kitchen renovation is 15k"), so
     when the newer one replaces the older, it should come first (`slots.updates_above` picks
-    the share by how it found the pair; 0: above the median at all). None when the ranking reports no relevance (the RRF
-    profiles): the path then needs a change word."""
+    the share by how it found the pair; 0: above the median at all). None when the ranking
+    reports no relevance (the RRF profiles): the path then needs a change word."""
     rel = {i: e["relevance"] for i, _, e in head if "formula" in e and "relevance" in e}
     if len(rel) < 3:
         return None

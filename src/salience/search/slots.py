@@ -449,10 +449,9 @@ def updates_above(
     announced = {m.id for m, _ in said if announces_update(statement_text(m))
                  and not replaces_nothing(m, past=False)}
     relaxed = close is not None and query is not None and asks_one_value(query)
-    share = 0.0  # the least any path asks (two numbers of one measure: above the median)
-
-    def may_replace(m: Memory, t: datetime) -> bool:  # some older one it answers well enough
-        return any(t_old < t and close(old, m, share)  # type: ignore[misc, operator]
+    def may_replace(m: Memory, t: datetime) -> bool:  # rises above the median where some
+        # older one does: the least any path asks (two numbers of one measure)
+        return any(t_old < t and close(old, m, 0.0)  # type: ignore[misc, operator]
                    for old, t_old in timed)
 
     news = [(m, t) for m, t in said if m.id in announced or (
@@ -663,8 +662,9 @@ def _measures_alike(old: Memory, new: Memory, said_old: set[str] | frozenset[str
     """For two statements that measure the same thing (`same_measure`): whether the newer one
     answers for the same thing — it says `ALIKE_SHARE` of the things of the question that the
     older one says (`said_old`: "the kitchen budget" of "what's the kitchen renovation
-    budget?"), or it names nothing else besides times ("down to 84 kg after the summer" for "how much do I weigh?"). "the
-    bathroom budget is 8k" names another thing than "the kitchen budget is 15k"."""
+    budget?"), or it names nothing else besides times ("down to 84 kg after the summer" for
+    "how much do I weigh?"). "the bathroom budget is 8k" names another thing than "the kitchen
+    budget is 15k"."""
     if len(said_old & topic_words(new)) >= ALIKE_SHARE * len(said_old):
         return True
     own = topic_words(new) - topic_words(old) - _SLOT_STEMS - _TIME_STEMS

@@ -93,7 +93,7 @@ _CURRENCY = {
     "yuan": "cny", "pesos": "mxn", "lira": "try", "zloty": "pln", "forint": "huf",
     "rand": "zar", "reais": "brl", "cents": "cent", "pence": "pence", "grand": "grand",
 }
-CURRENCY_WORDS = frozenset(_CURRENCY)
+_CURRENCY_WORDS = frozenset(_CURRENCY)
 _CUR = r"(?:\$|€|£|¥|usd|eur|euros?|dollars?|bucks|gbp|pounds?|quid|chf|francs|sek|nok|dkk|kr|yen|jpy)"
 _AMOUNT = r"\d[\d,.]*(?:\s?(?:k|m|grand|thousand|million)\b)?"
 MONEY_RE = re.compile(
@@ -425,7 +425,7 @@ def measures(text: str, *, stopwords: frozenset[str] = frozenset()) -> frozenset
 def _counted(noun: str | None, stopwords: frozenset[str]) -> set[str]:
     """{"count:<noun>"} for a noun a number counts ("engineers" → "count:engineer"), else {}."""
     if (not noun or not noun.isalpha() or len(noun) <= 2 or noun in stopwords
-            or noun in MONTHS or noun in _MONTH_FULL or noun in CURRENCY_WORDS):
+            or noun in MONTHS or noun in _MONTH_FULL or noun in _CURRENCY_WORDS):
         return set()
     return {f"count:{noun[:-1] if len(noun) > 4 and noun.endswith('s') else noun}"}
 

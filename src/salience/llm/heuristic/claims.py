@@ -716,8 +716,6 @@ def _home(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     return _mk(ctx.seg.first, "residence", value, ctx)
 
 
-
-
 def _job(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
     raw = m.group("val")
     value = _clean(raw)
