@@ -204,3 +204,16 @@ def test_term_coverage_weights_bm25_for_every_candidate_alike():
     untouched = R.bounded_rank(mems, cosine=cos, bm25=bm, entity_ids=set(), now=NOW,
                                prior_weight=0.0)
     assert {i: e["bm25"] for i, _, e in untouched}["b" * 32] == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize("text", [
+    "Caroline’s PARTIES were running late; she's Moving to İstanbul — Straße 42, rock'n'roll!",
+    "the_underscored words, emails like a.b@c.de and 3.5 kg of Apples’",
+    "",
+])
+def test_stemmed_words_are_the_stems_of_the_words(text):
+    """The cached per-token path (`stemmed_words`) gives exactly the light stems of `words`."""
+    from salience.llm.heuristic.text import stem
+    from salience.models.text import words
+
+    assert R.stemmed_words(text) == frozenset(stem(w) for w in words(text))

@@ -184,9 +184,21 @@ STOP_WORDS = frozenset(
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 
 
+def word_tokens(text: str) -> list[str]:
+    """The word tokens of `text` as written (letters and digits; apostrophes inside words
+    kept); `words` normalises each one."""
+    return _WORD.findall(text)
+
+
+def normal_word(token: str) -> str:
+    """One token of `word_tokens` as `words` gives it: lower case, a typographic apostrophe
+    made plain."""
+    return token.lower().replace("’", "'")
+
+
 def words(text: str) -> list[str]:
     """Lower-cased word tokens of `text` (letters and digits; apostrophes inside words kept)."""
-    return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+    return [normal_word(w) for w in _WORD.findall(text)]
 
 
 def stem(word: str) -> str:

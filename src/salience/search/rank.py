@@ -20,7 +20,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from ..models import IMPORTANCE_WEIGHTS, Candidate, Importance, Memory
-from ..models.text import text_cache
+from ..models.text import normal_word, text_cache, word_tokens
 from .config import Profile
 
 RRF_K = 60  # design B §7.2: the canonical Reciprocal Rank Fusion constant
@@ -269,13 +269,18 @@ def _stem(word: str) -> str:
     return stem(word)
 
 
+@lru_cache(maxsize=WORD_STEM_CACHE)
+def _token_stem(token: str) -> str:
+    """`_stem` of one token as written (`word_tokens`), normalised as `words` does."""
+    return _stem(normal_word(token))
+
+
 @text_cache(STEM_CACHE)
 def stemmed_words(text: str) -> frozenset[str]:
     """The light-stemmed words of `text` (cached: the same candidates recur across searches;
-    a text not seen yet is mostly words that were: their stems are cached too)."""
-    from .query import words
-
-    return frozenset(_stem(w) for w in words(text))
+    a text not seen yet is mostly tokens that were, whose stems are cached as written, so a
+    new text costs one tokenising pass and cache lookups)."""
+    return frozenset(map(_token_stem, word_tokens(text)))
 
 
 def term_coverage(terms: Sequence[str], text: str) -> float:

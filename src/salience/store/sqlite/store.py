@@ -513,5 +513,13 @@ def _write_error(message: str, e: sqlite3.OperationalError) -> StoreError:
 _params = memory_encoder(SQLITE, obj=partial(json.dumps, ensure_ascii=False))
 
 
+def _json_list(value: Any) -> Any:
+    return [] if value == "[]" else json.loads(value)  # most tag / link lists are empty
+
+
+def _json_object(value: Any) -> Any:
+    return {} if value == "{}" else json.loads(value)
+
+
 def _memory(row: Sequence[Any]) -> Memory:
-    return memory_from_row(row, ts=parse_ts, array=json.loads, obj=json.loads)
+    return memory_from_row(row, ts=parse_ts, array=_json_list, obj=_json_object)
