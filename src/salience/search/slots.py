@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 
 from ..llm.heuristic.claims import Claim, claims
 from ..llm.heuristic.contradiction import conflict
@@ -337,6 +337,11 @@ _VALUE_SHAPES = (
 _NON = re.compile(r"\bnon-(?=\w)", re.I)
 
 
+#: distinct words whose stem `_read` keeps (words are short: ~2 MB at most)
+WORD_STEM_CACHE = 16_384
+_word_stem = lru_cache(maxsize=WORD_STEM_CACHE)(stem)
+
+
 @text_cache(4096)
 def _read(statement: str) -> _Said:
     from ..llm.heuristic.discourse import segments, update_words
@@ -346,25 +351,26 @@ def _read(statement: str) -> _Said:
     said = " ".join(seg.text for seg in segs)  # no assistant lines, no headers
     said = _NON.sub("non", said)  # "anything non-work" says nothing of work
     skip = update_words(said)
-    low = words(said.lower())
-    stems = {stem(w) for w in low}
+    low = frozenset(words(said.lower()))  # each word once: a long message repeats many
+    stem_of = {w: _word_stem(w) for w in low}
+    stems = set(stem_of.values())
     names = {
-        stem(w.lower())
+        _word_stem(w.lower())
         for sentence in re.split(r"(?<=[.!?])\s+|\n", said)
         for w in words(sentence)[1:] if w[:1].isupper() and w.lower() != "i"
     }
     return _Said(
         topic=frozenset(
-            stem(w) for w in low
+            stem_of[w] for w in low
             if len(w) >= _TOPIC_WORD_MIN and w not in STOPWORDS and w not in WEEKDAYS
             and w not in MONTHS and w not in _TIME_UNITS and w not in skip
-            and not any(ch.isdigit() for ch in w)
+            and (w.isalpha() or not any(ch.isdigit() for ch in w))  # letters hold no digit
         ),
         names=frozenset(names),
         relations=frozenset(w for w in low if w in RELATIONS),
         slots=frozenset(slot for slot, st in _SLOT_STEM_SETS.items() if st & stems)
         | frozenset(slot for slot, shape in _VALUE_SHAPES if shape.search(said)),
-        words=frozenset(low),
+        words=low,
         someone=_someone(said),
         speakers=frozenset(s.first for s in segs if s.first and s.first != "user"),
     )
