@@ -127,3 +127,31 @@ def test_a_things_claim_answers_only_a_question_that_names_the_thing() -> None:
     canva = mem("f", "I took a full-time job at Canva.", 3)
     assert answers_slot(canva, question_slots("Which company do I work for?"),
                         query="Which company do I work for?")
+
+
+def test_a_slot_answer_is_about_the_person_the_question_asks_about() -> None:
+    """"Which city does my sister live in?" is not answered by where I live, nor "What city do
+    I live in?" by where my sister lives (compat13 o01, o02: slot_first moved the wrong one)."""
+    from salience.search.slots import answers_slot, asked_person, question_slots
+
+    mine = mem("a", "i live in lisbon btw, been here like six years now", 0)
+    hers = mem("b", "my sister just moved to porto, she's obsessed with it already lol", 9)
+    q_hers, q_mine = "which city does my sister live in?", "what city do i live in?"
+    assert answers_slot(hers, question_slots(q_hers), query=q_hers)
+    assert not answers_slot(mine, question_slots(q_hers), query=q_hers)
+    assert answers_slot(mine, question_slots(q_mine), query=q_mine)
+    assert not answers_slot(hers, question_slots(q_mine), query=q_mine)
+    job = mem("c", "i work as a dental hygienist, 4 days a week", 0)
+    q = "what does my partner do for work?"
+    assert not answers_slot(job, question_slots(q), query=q)
+    kids = mem("d", "my kids live in Denver now", 3)
+    assert answers_slot(kids, question_slots("Where do my kids live?"),
+                        query="Where do my kids live?")
+    assert not answers_slot(kids, question_slots(q_mine), query=q_mine)
+    # someone else's relative, by name or pronoun, is asked about the same way
+    assert asked_person("Where do Melanie's kids live?") == "kids"
+    assert asked_person("where does my sister's husband live?") == "husband"
+    assert asked_person("what's my dog's name?") == "dog"
+    assert asked_person("what's my car's colour?") is None
+    assert not answers_slot(mine, question_slots("where does her sister live?"),
+                            query="where does her sister live?")

@@ -272,3 +272,23 @@ def test_a_memory_without_a_time_tells_nothing() -> None:
     assert span is not None
     assert not about_time(span, None, "Jon: this weekend we went hiking")
     assert told_times("Jon: I like hiking", NOW) == ()
+
+
+@pytest.mark.parametrize(("query", "earlier"), [
+    ("what did i do for a living before i retrained?", True),
+    ("what was my childhood dog called?", True),
+    ("what phone did i have before?", True),
+    ("where was my previous flat?", True),
+    ("what did i have growing up, a cat or a dog?", True),
+    ("What did Caroline research?", False),
+    ("when did i move to lisbon?", False),
+    ("what phone do i have now?", False),
+    ("where did i live before, and where do i live now?", False),
+])
+def test_a_question_about_an_earlier_state_is_told_apart(query: str, earlier: bool) -> None:
+    """A question about an earlier state — not any past tense — asks for what a newer
+    statement replaced: the update stages must not put the newer one first (compat13 p03, p06,
+    p08)."""
+    from salience.search.temporal import asks_earlier_state
+
+    assert asks_earlier_state(query) is earlier

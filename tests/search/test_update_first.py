@@ -383,3 +383,34 @@ def test_a_fact_said_in_passing_moved_above_what_it_replaces_shows_instead_of_it
 
     moved = update_first("When is my piano lesson?", ranked, memories, closeness, gate, window=10)
     assert [r[0] for r in _dedup(moved, memories)] == ["f", "a", "c"]  # the search's order
+
+
+
+@pytest.fixture(scope="module")
+def e5():
+    from salience.embed import E5Embedder
+
+    emb = E5Embedder(threads=2, batch_size=8)
+    emb.load()
+    return emb
+
+
+def test_a_question_about_an_earlier_state_keeps_the_earlier_statement_first(
+        config: Config, e5) -> None:
+    """"What phone did I have before?" asks for what the newer statement replaced: the update
+    stages (newer wins, slot first) leave it where relevance puts it; "what phone do I have
+    now?" still gets the newer one first (compat13 p08; p03 and p06 are alike)."""
+    clock = FrozenClock(T0)
+    with Mind.open("earlier", config=config, embedder=e5, clock=clock) as m:
+        m.remember_turn("my old phone was a pixel 4a, loved that thing", "Sounds good.")
+        for text in ("any tips for a rainy sunday?", "what's a good soup for a cold day?"):
+            clock.advance(days=3)
+            m.remember_turn(text, "Happy to help.")
+        clock.advance(days=12)
+        m.remember_turn("got an iphone 15 now through work", "Right, I've made a note.")
+        clock.advance(days=2)
+        m.heartbeat()
+        before = m.search("what phone did i have before?", limit=5, feedback=False)
+        now = m.search("what phone do i have now?", limit=5, feedback=False)
+    assert "pixel" in before[0].memory.content, [h.memory.content for h in before]
+    assert "iphone" in now[0].memory.content

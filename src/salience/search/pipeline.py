@@ -45,7 +45,7 @@ from .config import SearchConfig, get_preset
 from .feedback import lexical_useful, record_retrievals, record_usefulness
 from .participants import boost as participant_boost
 from .query import about_agent, query_terms
-from .temporal import about_past, about_time, parse_time_range, wants_recent
+from .temporal import about_past, about_time, asks_earlier_state, parse_time_range, wants_recent
 
 if TYPE_CHECKING:
     from ..store.base import Store
@@ -201,10 +201,12 @@ class Recall:
         from .stored_claims import KnownClaims
 
         known = KnownClaims(self.store)  # the candidates' stored claims (issue 21)
-        if cfg.newer_wins:
+        # "what phone did I have before?": what a newer statement replaced is the answer
+        earlier = asks_earlier_state(query)
+        if cfg.newer_wins and not earlier:
             ranked = newer_wins(ranked, memories, window=limit + NEWER_WINS_EXTRA,
                                 claims_fn=known)
-        if cfg.slot_first:
+        if cfg.slot_first and not earlier:
             ranked = slot_first(query, ranked, memories, window=SLOT_FIRST_WINDOW,
                                 claims_fn=known)
         if cfg.update_first and not about_past(query):

@@ -189,6 +189,35 @@ _OPEN_SLOTS = frozenset({"like", "favourite", "prefer", "habit", "use", "tool", 
                          "choice", "when", "budget", "price", "amount", "rent", "go", "num"})
 
 
+#: "my sister", "her boss", "Melanie's kids": a relation a question asks about (the word after
+#: a possessive; a word of `claims.RELATION_WORDS`)
+_POSSESSED = re.compile(  # a lookahead: "my sister's husband" holds two, which overlap
+    r"(?=\b(?:my|our|his|her|their|your|[a-z]+['’]s)\s+(?:(?:own|new|older|younger|little|"
+    r"big|best|ex)[\s-]+)?([a-z]+)\b)", re.I)
+
+
+def asked_person(query: str) -> str | None:
+    """The relation a question asks about — "which city does my sister live in?" → "sister",
+    "where does my sister's husband live?" → "husband", "what's my dog's name?" → "dog" — or
+    None when it asks about the speaker (or a named person)."""
+    from ..llm.heuristic.claims import RELATION_WORDS
+
+    found = [m.group(1).lower() for m in _POSSESSED.finditer(query)]
+    return next((w for w in reversed(found) if w in RELATION_WORDS), None)
+
+
+def _about_person(c: Claim, person: str | None) -> bool:
+    """Whether claim `c` is about the person a question asks about (`asked_person`): that
+    relation, or — when it asks about the speaker — anyone but a relation of theirs (a pet's
+    claims answer "what's my dog called?" through the pet)."""
+    from ..llm.heuristic.claims import PETS
+
+    base = c.subject.split("'s ")[-1]
+    if person is None:
+        return c.kind != "relation" or base in PETS
+    return c.kind == "relation" and base == person
+
+
 def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn = claims,
                  query: str | None = None) -> bool:
     """Whether `memory` makes a claim (affirmed or denied: "we don't have a dog anymore"
@@ -196,11 +225,16 @@ def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn =
     ("the sprint demo is every second Thursday") or on an open slot (a preference, a time, a
     price) answers only when it shares a word with the question: "When is the Aurora
     concert?" is not answered by every dated memory, "What's my favourite place?" not by every
-    preference. A person's fixed slots (residence, employer, manager, …) need no shared word."""
+    preference. A person's fixed slots (residence, employer, manager, …) need no shared word.
+    With `query`, the claim must be about the person it asks about (`asked_person`): where my
+    sister lives does not answer where I live, nor the other way round."""
     named = {stem(w) for w in words(query)} - _QUESTION_STEMS if query is not None else None
+    person = asked_person(query) if query is not None else None
     for c in claims_fn(statement_text(memory)):
         base = c.attribute.split("@", 1)[0].split(":", 1)[0].split(" ", 1)[0]
         if c.attribute not in slots and base not in slots:
+            continue
+        if query is not None and not _about_person(c, person):
             continue
         if named is not None and (c.kind == "thing" or base in _OPEN_SLOTS):
             said = {stem(w) for w in words(f"{c.subject} {c.attribute} {c.value}")}

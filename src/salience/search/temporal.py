@@ -388,6 +388,26 @@ _RE_PAST = re.compile(
 )
 
 
+#: an earlier state asked about outright, not any past tense ("What did Caroline research?"):
+#: "before", "used to", "my old / previous …", childhood
+_RE_EARLIER = re.compile(
+    r"\b(?:before|used to|previously|formerly|originally|at first|back then|back when|"
+    r"childhood|as a (?:kid|child|teenager)|growing up|when i was (?:a )?(?:kid|child|little|"
+    r"young|younger|teenager)|(?:my|our|the|his|her|their|your) (?:old|previous|former|"
+    r"original|first))\b",
+    re.I,
+)
+
+
+def asks_earlier_state(query: str) -> bool:
+    """True if `query` asks outright about an earlier state ("what phone did I have before?",
+    "what was my childhood dog called?", "where was my previous flat?") and not also about the
+    present: what a newer statement replaced is the answer, so the update stages must not put
+    the newer one first. Plain past tense is not enough: "What did Caroline research?" asks
+    what she said."""
+    return _RE_EARLIER.search(query) is not None and not wants_recent(query)
+
+
 def about_past(query: str) -> bool:
     """True if `query` asks about an earlier state (past tense or a past anchor) and does not
     also ask about the present ("is she still …", "these days")."""

@@ -80,7 +80,9 @@ _CAT_WORDS = frozenset({"kitten", "tabby", "siamese", "persian", "ragdoll", "sph
 _ROLES_EXTRA = ("team lead", "team leader", "line manager", "supervisor", "gp", "doctor",
                 "dentist", "therapist", "landlord", "mentor", "coach", "trainer", "tutor",
                 "advisor", "adviser", "vet", "fiancé", "fiancée")
-_REL_WORDS = sorted({*RELATIONS, *PETS, *_ROLES_EXTRA}, key=len, reverse=True)
+#: the words that make a claim's subject a relation of the speaker's (`Claim.kind` "relation")
+RELATION_WORDS = frozenset({*RELATIONS, *PETS, *_ROLES_EXTRA})
+_REL_WORDS = sorted(RELATION_WORDS, key=len, reverse=True)
 _REL = "|".join(re.escape(w) for w in _REL_WORDS)
 _MOD = (r"(?:(?:new|old|older|younger|little|big|baby|best|ex|step|twin|eldest|oldest|youngest|"
         r"middle|current|direct|former|lovely|wonderful|favourite)\s+)?")
