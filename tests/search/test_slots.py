@@ -155,3 +155,20 @@ def test_a_slot_answer_is_about_the_person_the_question_asks_about() -> None:
     assert asked_person("what's my car's colour?") is None
     assert not answers_slot(mine, question_slots("where does her sister live?"),
                             query="where does her sister live?")
+
+
+def test_an_open_slot_answer_shares_the_thing_the_question_names_not_only_the_slot() -> None:
+    """"What's the budget for the bathroom?" is not answered by the kitchen's budget, nor
+    "which tool is the cto evaluating?" by the tool the team uses: sharing the slot's own word
+    ("budget", "tool") is not sharing the thing (compat13 s01, q05). A question that names
+    only the slot is answered by any claim on it."""
+    from salience.search.slots import answers_slot, question_slots
+
+    kitchen = mem("a", "kitchen reno budget is 18k max, we agreed that", 0)
+    for q in ("what's the budget for the bathroom?", "what's the kitchen renovation budget?"):
+        assert answers_slot(kitchen, question_slots(q), query=q) is ("kitchen" in q)
+    jira = mem("b", "our team uses jira for tickets", 0)
+    q = "which tool is the cto evaluating?"
+    assert not answers_slot(jira, question_slots(q), query=q)
+    q = "what do we use for tickets?"
+    assert answers_slot(jira, question_slots(q), query=q)

@@ -414,3 +414,40 @@ def test_a_question_about_an_earlier_state_keeps_the_earlier_statement_first(
         now = m.search("what phone do i have now?", limit=5, feedback=False)
     assert "pixel" in before[0].memory.content, [h.memory.content for h in before]
     assert "iphone" in now[0].memory.content
+
+
+def test_my_own_news_is_no_update_of_what_a_relative_the_question_asks_about_did() -> None:
+    """"which city does my sister live in?": "i live in lisbon btw, been here six years now"
+    is the speaker's own fact, no update of the sister's move (compat13 o01)."""
+    sister = mem("a", "my sister just moved to porto, she's obsessed with it already lol", 0)
+    mine = mem("b", "i live in lisbon btw, been here like six years now", 9)
+    close = lambda a, b: 0.95  # noqa: E731
+    assert updates_above([sister, mine], close, gate,
+                         query="which city does my sister live in?") == {}
+    # her own news, said of her, still is
+    hers = mem("c", "she moved again now, to braga this time", 20)
+    assert updates_above([sister, hers], close, gate,
+                         query="which city does my sister live in?") == {"a": "c"}
+
+
+@pytest.mark.parametrize("text", [
+    "hmm let me think about it", "haha ok that's enough for today", "ok cool, thanks!",
+])
+def test_a_remark_with_nothing_in_it_replaces_nothing(text: str) -> None:
+    """A reply that says nothing ("hmm let me think about it") is no newer statement of a
+    fact, however close its embedding sits to the older one (compat13 q06)."""
+    from salience.search.slots import replaces_nothing
+
+    assert replaces_nothing(mem("a", text, 0))
+    assert not replaces_nothing(mem("b", "i'm on the 8:05 train to manchester every day", 0))
+
+
+def test_a_goal_announces_no_new_value() -> None:
+    """"goal is to get down to 75kg by summer" is no update of "about 82 kilos at the moment"
+    (compat13 h04): a goal, like a hope, states no current value."""
+    from salience.llm.heuristic.discourse import states_fact
+
+    for text in ("goal is to get down to 75kg by summer", "my target is 70 kg by june",
+                 "aiming for a sub-2 hour half marathon"):
+        assert not states_fact(f"User: {text}"), text
+    assert states_fact("User: down to 75kg now, finally")

@@ -218,6 +218,12 @@ def _about_person(c: Claim, person: str | None) -> bool:
     return c.kind == "relation" and base == person
 
 
+@text_cache(4096)
+def _stems(text: str) -> frozenset[str]:
+    """The stems of every word of `text`."""
+    return frozenset(map(_word_stem, words(text.lower())))
+
+
 def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn = claims,
                  query: str | None = None) -> bool:
     """Whether `memory` makes a claim (affirmed or denied: "we don't have a dog anymore"
@@ -238,7 +244,12 @@ def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn =
             continue
         if named is not None and (c.kind == "thing" or base in _OPEN_SLOTS):
             said = {stem(w) for w in words(f"{c.subject} {c.attribute} {c.value}")}
-            if not named & (said | set(f"{c.subject} {c.value}".split())):
+            # the thing named beyond the slot's own words: the bathroom's budget, not the
+            # kitchen's; the tool the cto evaluates, not the one the team uses
+            things = named - _SLOT_STEMS - {stem(base)}
+            if things and not things & _stems(statement_text(memory)):
+                continue
+            if not things and not named & (said | set(f"{c.subject} {c.value}".split())):
                 continue
         return True
     return False
@@ -351,6 +362,7 @@ class _Said:
     words: frozenset[str]  # every word, lower-cased
     someone: str | None  # `someone_else`
     speakers: frozenset[str]  # who speaks, other than the user ("caroline")
+    first_person: bool  # it begins with the speaker ("i live in lisbon", "we've got …")
 
 
 #: the stemmed words of `_SLOT_WORDS`: sharing only these ("live", "work") says two
@@ -367,6 +379,9 @@ _VALUE_SHAPES = (
 )
 
 
+#: a statement that begins with its speaker
+_FIRST_PERSON = re.compile(r"\s*(?:i|i['’]m|im|i['’]ve|ive|i['’]d|i['’]ll|we|we['’]re|we['’]ve|"
+                           r"my|our)\b", re.I)
 #: a word negated by its prefix ("non-work"): one word, not the word it negates
 _NON = re.compile(r"\bnon-(?=\w)", re.I)
 
@@ -407,6 +422,7 @@ def _read(statement: str) -> _Said:
         words=low,
         someone=_someone(said),
         speakers=frozenset(s.first for s in segs if s.first and s.first != "user"),
+        first_person=_FIRST_PERSON.match(said) is not None,
     )
 
 
@@ -520,12 +536,20 @@ def updates_above(
             old, new, head, similarity, gate, asked, wanted,
             answers_well=close(old, new, PARAPHRASE_SHARE))  # type: ignore[misc]
 
+    person = asked_person(query) if query is not None else None
+
+    def own_news(new: Memory) -> bool:  # the speaker's own fact, for a question about a relative
+        r = _read(_topic_text(new))
+        return person is not None and r.first_person and person not in r.words
+
     out: dict[str, str] = {}
     for old, t_old in timed:
         found: list[Memory] = []
         for new, t_new in news:  # newest first
             if not t_new > t_old or (found and t_new < stated_at(found[0])):  # type: ignore[operator]
                 break
+            if own_news(new):
+                continue
             if new.id in announced:
                 if same_topic(old, new, asked, similarity, gate, wanted) or nearest(old, new):
                     found.append(new)
@@ -565,7 +589,29 @@ def replaces_nothing(new: Memory, *, past: bool = True) -> bool:
     announces one): then it replaces nothing. One such sentence in a long message ("… i also
     have to redo the rollout plan") says nothing of the others."""
     adds, told_past = _adds_or_past(statement_text(new))
-    return adds or (past and told_past)
+    return adds or (past and told_past) or _says_nothing(_topic_text(new))
+
+
+#: the words of a remark that carries no fact: acknowledgements, thinking aloud, goodbyes
+_CHATTER = frozenset({
+    "hmm", "hmmm", "haha", "hahaha", "lol", "lmao", "ok", "okay", "kk", "cool", "thanks",
+    "thank", "thx", "ty", "think", "thinking", "let", "lemme", "enough", "today", "tonight",
+    "sure", "yeah", "yep", "yes", "no", "nope", "nah", "great", "nice", "awesome", "good", "fine",
+    "bye", "later", "check", "back", "get", "alright", "right", "sounds", "anyway", "well", "oh",
+    "ah", "wow", "cheers", "perfect", "noted", "gotcha", "got", "it", "that's", "thats", "done",
+    "chat", "talk", "soon", "night", "morning", "again", "much", "appreciate", "lot",
+})
+
+
+@text_cache(4096)
+def _says_nothing(statement: str) -> bool:
+    """Whether what the people of `statement` say is only chatter ("hmm let me think about it",
+    "haha ok that's enough for today"): no word outside stop words and `_CHATTER`."""
+    from ..llm.heuristic.discourse import segments
+    from ..llm.heuristic.lexicon import STOPWORDS
+
+    said = words(" ".join(seg.text for seg in segments(statement)).lower())
+    return bool(said) and all(w in STOPWORDS or w in _CHATTER for w in said)
 
 
 @text_cache(4096)

@@ -348,7 +348,8 @@ HYPOTHETICAL_RE = re.compile(
     r"^\s*(?:if|what if|suppose|imagine|when|whether|unless|in case|maybe|perhaps|hopefully)\b|"
     r"\b(?:used to|would|could|might|should|wish|hope to|hoping to|want to|wants to|wanted to|"
     r"would like|thinking (?:about|of)|considering|dream(?:ing)? of|was going to|"
-    r"were going to|if i|if we|pretend|in (?:a|the|my) dream|in the (?:movie|book|show|game))\b",
+    r"were going to|if i|if we|pretend|in (?:a|the|my) dream|in the (?:movie|book|show|game)|"
+    r"(?:my |the |our )?(?:goal|target|aim) (?:is|was|weight)|aim(?:ing)? (?:to|for))\b",
     re.I,
 )
 #: a change denied or called off ("we're not moving after all", "didn't switch", "won't
