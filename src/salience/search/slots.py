@@ -192,14 +192,15 @@ _OPEN_SLOTS = frozenset({"like", "favourite", "prefer", "habit", "use", "tool", 
 #: "my sister", "her boss", "Melanie's kids": a relation a question asks about (the word after
 #: a possessive; a word of `claims.RELATION_WORDS`)
 _POSSESSED = re.compile(  # a lookahead: "my sister's husband" holds two, which overlap
-    r"(?=\b(?:my|our|his|her|their|your|[a-z]+['’]s)\s+(?:(?:own|new|older|younger|little|"
-    r"big|best|ex)[\s-]+)?([a-z]+)\b)", re.I)
+    r"(?=(?<!\band )(?<!\bwith )(?<!& )\b(?:my|our|his|her|their|your|[a-z]+['’]s)\s+"
+    r"(?:(?:own|new|older|younger|little|big|best|ex)[\s-]+)?([a-z]+)\b)", re.I)
 
 
 def asked_person(query: str) -> str | None:
     """The relation a question asks about — "which city does my sister live in?" → "sister",
     "where does my sister's husband live?" → "husband", "what's my dog's name?" → "dog" — or
-    None when it asks about the speaker (or a named person)."""
+    None when it asks about the speaker (or a named person). A relation joined to someone
+    ("Jolene and her partner", "with his girlfriend") is company, not whom it asks about."""
     from ..llm.heuristic.claims import RELATION_WORDS
 
     found = [m.group(1).lower() for m in _POSSESSED.finditer(query)]
@@ -247,9 +248,10 @@ def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn =
             # the thing named beyond the slot's own words: the bathroom's budget, not the
             # kitchen's; the tool the cto evaluates, not the one the team uses
             things = named - _SLOT_STEMS - {stem(base)}
-            if things and not things & _stems(statement_text(memory)):
-                continue
-            if not things and not named & (said | set(f"{c.subject} {c.value}".split())):
+            pool = said | set(f"{c.subject} {c.value}".split())
+            if c.kind == "self":  # the speaker's own claim: its sentence names the thing
+                pool |= _stems(statement_text(memory))
+            if not (things or named) & pool:
                 continue
         return True
     return False
