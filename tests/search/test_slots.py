@@ -153,6 +153,10 @@ def test_a_slot_answer_is_about_the_person_the_question_asks_about() -> None:
     assert asked_person("where does my sister's husband live?") == "husband"
     assert asked_person("what's my dog's name?") == "dog"
     assert asked_person("what's my car's colour?") is None
+    assert asked_person("Who is my manager?") is None  # the speaker's manager slot
+    anil = mem("e", "from next week I'm reporting to Anil Mehta, who runs the data platform", 4)
+    assert answers_slot(anil, question_slots("Who is my manager?"), query="Who is my manager?")
+    assert asked_person("what's my boss's mobile?") == "boss"
     assert asked_person("Which year did Jolene and her partner start dating?") is None
     assert asked_person("When did Andrew go fishing with his girlfriend?") is None
     assert not answers_slot(mine, question_slots("where does her sister live?"),

@@ -200,11 +200,17 @@ def asked_person(query: str) -> str | None:
     """The relation a question asks about — "which city does my sister live in?" → "sister",
     "where does my sister's husband live?" → "husband", "what's my dog's name?" → "dog" — or
     None when it asks about the speaker (or a named person). A relation joined to someone
-    ("Jolene and her partner", "with his girlfriend") is company, not whom it asks about."""
+    ("Jolene and her partner", "with his girlfriend") is company, not whom it asks about; one
+    that is the slot asked ("who is my manager?") is the value, and the speaker the subject."""
     from ..llm.heuristic.claims import RELATION_WORDS
 
     found = [m.group(1).lower() for m in _POSSESSED.finditer(query)]
-    return next((w for w in reversed(found) if w in RELATION_WORDS), None)
+    person = next((w for w in reversed(found) if w in RELATION_WORDS), None)
+    if person is None:
+        return None
+    # "who is my manager?" asks the speaker's manager slot: the relation is the value asked for
+    own = {slot for slot, ws in _SLOT_WORDS.items() if person in ws}
+    return person if question_slots(query) - own else None
 
 
 def _about_person(c: Claim, person: str | None) -> bool:
