@@ -197,15 +197,16 @@ _POSSESSED = re.compile(  # a lookahead: "my sister's husband" holds two, which 
 
 
 def asked_person(query: str) -> str | None:
-    """The relation a question asks about — "which city does my sister live in?" → "sister",
-    "where does my sister's husband live?" → "husband", "what's my dog's name?" → "dog" — or
-    None when it asks about the speaker (or a named person). A relation joined to someone
+    """The person a relation names that a question asks about — "which city does my sister
+    live in?" → "sister", "where does my sister's husband live?" → "husband" — or None when it
+    asks about the speaker, a named person or a pet ("what's our dog called?" is answered by
+    "we've got a greyhound called Pepper", a claim of the speaker's). A relation joined to someone
     ("Jolene and her partner", "with his girlfriend") is company, not whom it asks about; one
     that is the slot asked ("who is my manager?") is the value, and the speaker the subject."""
-    from ..llm.heuristic.claims import RELATION_WORDS
+    from ..llm.heuristic.claims import PETS, RELATION_WORDS
 
     found = [m.group(1).lower() for m in _POSSESSED.finditer(query)]
-    person = next((w for w in reversed(found) if w in RELATION_WORDS), None)
+    person = next((w for w in reversed(found) if w in RELATION_WORDS and w not in PETS), None)
     if person is None:
         return None
     # "who is my manager?" asks the speaker's manager slot: the relation is the value asked for
