@@ -189,6 +189,11 @@ _OPEN_SLOTS = frozenset({"like", "favourite", "prefer", "habit", "use", "tool", 
                          "choice", "when", "budget", "price", "amount", "rent", "go", "num"})
 
 
+#: distinct words whose stem `_read` and `_stems` keep (words are short: ~2 MB at most)
+WORD_STEM_CACHE = 16_384
+_word_stem = lru_cache(maxsize=WORD_STEM_CACHE)(stem)
+
+
 #: "my sister", "her boss", "Melanie's kids": a relation a question asks about (the word after
 #: a possessive; a word of `claims.RELATION_WORDS`)
 _POSSESSED = re.compile(  # a lookahead: "my sister's husband" holds two, which overlap
@@ -395,11 +400,6 @@ _FIRST_PERSON = re.compile(r"\s*(?:i|i['’]m|im|i['’]ve|ive|i['’]d|i['’]l
 _NON = re.compile(r"\bnon-(?=\w)", re.I)
 
 
-#: distinct words whose stem `_read` keeps (words are short: ~2 MB at most)
-WORD_STEM_CACHE = 16_384
-_word_stem = lru_cache(maxsize=WORD_STEM_CACHE)(stem)
-
-
 @text_cache(4096)
 def _read(statement: str) -> _Said:
     from ..llm.heuristic.discourse import segments, update_words
@@ -596,7 +596,8 @@ def replaces_nothing(new: Memory, *, past: bool = True) -> bool:
     of the past ("back in 2015 i worked at deloitte", "my first car was a 1998 camry":
     `PAST_PERIOD_RE`, `PAST_STATE_RE` — for a statement with no change word: "i was laid off"
     announces one): then it replaces nothing. One such sentence in a long message ("… i also
-    have to redo the rollout plan") says nothing of the others."""
+    have to redo the rollout plan") says nothing of the others. A remark with nothing in it
+    ("hmm let me think about it": `_says_nothing`) replaces nothing either."""
     adds, told_past = _adds_or_past(statement_text(new))
     return adds or (past and told_past) or _says_nothing(_topic_text(new))
 
