@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, NamedTuple, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -229,6 +230,17 @@ def stem(word: str) -> str:
     elif w.endswith("y") and len(w) > 3:
         w = w[:-1] + "i"
     return w
+
+
+#: distinct words whose stem `cached_stem` keeps (words are short: ~2 MB at most)
+WORD_STEM_CACHE = 16_384
+
+
+@lru_cache(maxsize=WORD_STEM_CACHE)
+def cached_stem(word: str) -> str:
+    """`stem`, kept for the words seen most recently: a search stems the same words in every
+    candidate it reads."""
+    return stem(word)
 
 
 #: texts longer than this are read again rather than cached: a process-wide cache of whole

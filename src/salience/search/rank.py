@@ -20,7 +20,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from ..models import IMPORTANCE_WEIGHTS, Candidate, Importance, Memory
-from ..models.text import normal_word, text_cache, word_tokens
+from ..models.text import WORD_STEM_CACHE, cached_stem, normal_word, text_cache, word_tokens
 from .config import Profile
 
 RRF_K = 60  # design B §7.2: the canonical Reciprocal Rank Fusion constant
@@ -259,20 +259,12 @@ def prior_signal(memory: Memory, now: datetime) -> tuple[float, dict[str, float]
 
 
 STEM_CACHE = 4096  # memories whose stemmed words are kept (a search ranks ~100)
-WORD_STEM_CACHE = 16_384  # distinct words whose stem is kept (words are short: ~2 MB at most)
-
-
-@lru_cache(maxsize=WORD_STEM_CACHE)
-def _stem(word: str) -> str:
-    from ..llm.heuristic.text import stem
-
-    return stem(word)
 
 
 @lru_cache(maxsize=WORD_STEM_CACHE)
 def _token_stem(token: str) -> str:
-    """`_stem` of one token as written (`word_tokens`), normalised as `words` does."""
-    return _stem(normal_word(token))
+    """`cached_stem` of one token as written (`word_tokens`), normalised as `words` does."""
+    return cached_stem(normal_word(token))
 
 
 @text_cache(STEM_CACHE)
@@ -289,7 +281,7 @@ def term_coverage(terms: Sequence[str], text: str) -> float:
     if not terms:
         return 1.0
     have = stemmed_words(text)
-    return sum(1 for t in terms if _stem(t) in have) / len(terms)
+    return sum(1 for t in terms if cached_stem(t) in have) / len(terms)
 
 
 def bounded_rank(

@@ -27,13 +27,14 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import cache, lru_cache
+from functools import cache
 
-from ..llm.heuristic.claims import Claim, claims
+from ..llm.heuristic.claims import PETS, RELATION_WORDS, Claim, claims
 from ..llm.heuristic.contradiction import conflict
 from ..llm.heuristic.text import stem, words
 from ..models import Memory, MemoryType, SearchHit
-from ..models.text import text_cache
+from ..models.text import cached_stem, text_cache
+from .rank import stemmed_words
 
 ClaimsFn = Callable[[str], Sequence[Claim]]
 
@@ -189,11 +190,6 @@ _OPEN_SLOTS = frozenset({"like", "favourite", "prefer", "habit", "use", "tool", 
                          "choice", "when", "budget", "price", "amount", "rent", "go", "num"})
 
 
-#: distinct words whose stem `_read` and `_stems` keep (words are short: ~2 MB at most)
-WORD_STEM_CACHE = 16_384
-_word_stem = lru_cache(maxsize=WORD_STEM_CACHE)(stem)
-
-
 #: "my sister", "her boss", "Melanie's kids": a relation a question asks about (the word after
 #: a possessive; a word of `claims.RELATION_WORDS`)
 _POSSESSED = re.compile(  # a lookahead: "my sister's husband" holds two, which overlap
@@ -208,8 +204,6 @@ def asked_person(query: str) -> str | None:
     "we've got a greyhound called Pepper", a claim of the speaker's). A relation joined to someone
     ("Jolene and her partner", "with his girlfriend") is company, not whom it asks about; one
     that is the slot asked ("who is my manager?") is the value, and the speaker the subject."""
-    from ..llm.heuristic.claims import PETS, RELATION_WORDS
-
     found = [m.group(1).lower() for m in _POSSESSED.finditer(query)]
     person = next((w for w in reversed(found) if w in RELATION_WORDS and w not in PETS), None)
     if person is None:
@@ -223,18 +217,10 @@ def _about_person(c: Claim, person: str | None) -> bool:
     """Whether claim `c` is about the person a question asks about (`asked_person`): that
     relation, or — when it asks about the speaker — anyone but a relation of theirs (a pet's
     claims answer "what's my dog called?" through the pet)."""
-    from ..llm.heuristic.claims import PETS
-
     base = c.subject.split("'s ")[-1]
     if person is None:
         return c.kind != "relation" or base in PETS
     return c.kind == "relation" and base == person
-
-
-@text_cache(4096)
-def _stems(text: str) -> frozenset[str]:
-    """The stems of every word of `text`."""
-    return frozenset(map(_word_stem, words(text.lower())))
 
 
 def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn = claims,
@@ -262,7 +248,7 @@ def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn =
             things = named - _SLOT_STEMS - {stem(base)}
             pool = said | set(f"{c.subject} {c.value}".split())
             if c.kind == "self":  # the speaker's own claim: its sentence names the thing
-                pool |= _stems(statement_text(memory))
+                pool |= stemmed_words(statement_text(memory))
             if not (things or named) & pool:
                 continue
         return True
@@ -410,10 +396,10 @@ def _read(statement: str) -> _Said:
     said = _NON.sub("non", said)  # "anything non-work" says nothing of work
     skip = update_words(said)
     low = frozenset(words(said.lower()))  # each word once: a long message repeats many
-    stem_of = {w: _word_stem(w) for w in low}
+    stem_of = {w: cached_stem(w) for w in low}
     stems = set(stem_of.values())
     names = {
-        _word_stem(w.lower())
+        cached_stem(w.lower())
         for sentence in re.split(r"(?<=[.!?])\s+|\n", said)
         for w in words(sentence)[1:] if w[:1].isupper() and w.lower() != "i"
     }
@@ -470,11 +456,16 @@ def _measures(statement: str) -> frozenset[str]:
     """What the numbers of what a memory's people say measure (`claim_values.measures`); read
     only when a pair is compared (the parse costs more than the rest of `_read`)."""
     from ..llm.heuristic.claim_values import measures
-    from ..llm.heuristic.discourse import segments
     from ..llm.heuristic.lexicon import STOPWORDS
 
-    said = " ".join(seg.text for seg in segments(statement))
-    return measures(said, stopwords=STOPWORDS)
+    return measures(_spoken(statement), stopwords=STOPWORDS)
+
+
+def _spoken(statement: str) -> str:
+    """What the people of `statement` say: no assistant lines, no headers."""
+    from ..llm.heuristic.discourse import segments
+
+    return " ".join(seg.text for seg in segments(statement))
 
 
 def updates_above(
@@ -617,10 +608,9 @@ _CHATTER = frozenset({
 def _says_nothing(statement: str) -> bool:
     """Whether what the people of `statement` say is only chatter ("hmm let me think about it",
     "haha ok that's enough for today"): no word outside stop words and `_CHATTER`."""
-    from ..llm.heuristic.discourse import segments
     from ..llm.heuristic.lexicon import STOPWORDS
 
-    said = words(" ".join(seg.text for seg in segments(statement)).lower())
+    said = words(_spoken(statement).lower())
     return bool(said) and all(w in STOPWORDS or w in _CHATTER for w in said)
 
 
