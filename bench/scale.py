@@ -5,6 +5,7 @@
     python bench/scale.py --sizes 20000 --no-pg
     python bench/scale.py --dsn postgresql://... # use this server instead of a throwaway one
     python bench/scale.py --sizes 1000000 --no-pg --indexes hnsw --home DIR  # keep the mind
+    python bench/scale.py --sizes 100000 --no-sqlite  # PostgreSQL rows only
 
 Text is synthetic but realistic in length (8–120 Zipf words) and vectors are clustered 384-d
 unit vectors (bench/_data.py). Embeddings are precomputed and served by a lookup embedder, so
@@ -257,18 +258,18 @@ def brute_force(vecs: np.ndarray, q: np.ndarray) -> np.ndarray:
     return top[np.argsort(-sims[top])]
 
 
-def run_size(
-    n: int, dsn: str | None, corpus: Corpus, work: Path, args: argparse.Namespace
+def _sqlite_rows(
+    n: int,
+    corpus: Corpus,
+    home: Path,
+    terms: list[list[str]],
+    queries: list[str],
+    qvecs: np.ndarray,
+    emb: LookupEmbedder,
+    args: argparse.Namespace,
 ) -> list[dict[str, Any]]:
-    terms, qvecs = corpus.queries(QUERIES)  # (the data does not depend on --queries)
-    terms, qvecs = terms[: args.queries], qvecs[: args.queries]
-    queries = [" ".join(t) for t in terms]
-    emb = LookupEmbedder()
-    emb.register(queries, qvecs)
+    """The SQLite rows of one size: one ingest (or a kept mind), one process per vector index."""
     out: list[dict[str, Any]] = []
-
-    # -- SQLite: ingest once, then measure each vector index in its own process -------------
-    home = (Path(args.home) if args.home else work) / f"sqlite-{n}"
     cfg = Config(
         home=home / "home", embedder="hash", sqlite_vector_index="exact", sqlite_text_index="exact"
     )
@@ -311,6 +312,23 @@ def run_size(
               f"{rows[0]['text']:.1f} s, RSS {rows[0]['rss']:,.0f} MB, load {load1():.1f}",
               flush=True)
 
+    return out
+
+
+def run_size(
+    n: int, dsn: str | None, corpus: Corpus, work: Path, args: argparse.Namespace
+) -> list[dict[str, Any]]:
+    terms, qvecs = corpus.queries(QUERIES)  # (the data does not depend on --queries)
+    terms, qvecs = terms[: args.queries], qvecs[: args.queries]
+    queries = [" ".join(t) for t in terms]
+    emb = LookupEmbedder()
+    emb.register(queries, qvecs)
+    out: list[dict[str, Any]] = []
+
+    # -- SQLite: ingest once, then measure each vector index in its own process -------------
+    home = (Path(args.home) if args.home else work) / f"sqlite-{n}"
+    if not args.no_sqlite:
+        out += _sqlite_rows(n, corpus, home, terms, queries, qvecs, emb, args)
     # -- PostgreSQL + pgvector HNSW ---------------------------------------------------------
     if dsn:
         name = f"scale-{n}"
@@ -334,6 +352,7 @@ def run_size(
             queries,
             qvecs,
             lambda i: store.search_vector(qvecs[i], limit=10, exact=True),
+            store_rows=True,
         )
         rows[-1]["backend"] = "PostgreSQL exact"
         for r in rows:
@@ -450,6 +469,7 @@ def main() -> None:
     ap.add_argument("--full", action="store_true", help="also 1,000,000 memories")
     ap.add_argument("--dsn", default=os.environ.get("SALIENCE_TEST_PG_DSN"))
     ap.add_argument("--no-pg", action="store_true")
+    ap.add_argument("--no-sqlite", action="store_true", help="PostgreSQL rows only")
     ap.add_argument(
         "--indexes",
         default=",".join(SQLITE_RUNS),

@@ -16,6 +16,7 @@ from salience.llm.heuristic.text import stem, words
 from salience.models import PROFILE_TAG, Memory, MemoryType
 from salience.search.slots import (
     derived,
+    implied_things,
     nearest_update,
     question_slots,
     same_measure,
@@ -133,6 +134,39 @@ def test_the_nearest_newer_statement_that_is_no_replacement_moves_nothing(
     asked = frozenset(stem(w) for w in words(query.lower()))
     assert not nearest_update(old, new, head, sims({frozenset(("a", "b")): 0.93}), gate,
                               asked, question_slots(query), answers_well=True)
+
+
+@pytest.mark.parametrize(("old_text", "new_text", "thing", "implied"), [
+    ("the app launch is march 14", "leadership agreed the launch slipped to april 2", "app",
+     True),
+    ("our wedding budget is 25k all in", "with their help the budget's gone up to 32k", "wedding",
+     True),
+    # another thing before the noun, or after it: another budget
+    ("our wedding budget is 25k all in", "the honeymoon budget is 5k", "wedding", False),
+    ("our wedding budget is 25k all in", "the budget for the honeymoon is 5k", "wedding", False),
+    ("my mom's birthday is march 3", "my dad's birthday is november 21", "mom", False),
+    # said bare once and qualified once: not only the one thing
+    ("our wedding budget is 25k", "the budget grew. the trip budget too", "wedding", False),
+    # the thing modifies no noun the newer one says
+    ("training for a half marathon", "signed up for the chicago full marathon", "training",
+     False),
+])
+def test_a_newer_statement_refers_back_to_a_thing_by_its_noun(
+        old_text: str, new_text: str, thing: str, implied: bool) -> None:
+    old, new = mem("a", old_text, 0), mem("b", new_text, 30)
+    t = stem(thing)
+    assert implied_things(old, new, {t}) == (frozenset({t}) if implied else frozenset())
+
+
+def test_the_nearest_newer_statement_saying_the_thing_by_its_noun_replaces_it() -> None:
+    old = mem("a", "the app launch is march 14, marketing booked the press", 0)
+    new = mem("b", "a payment bug, so leadership agreed the launch slipped to april 2", 20)
+    head = [old, *chatter(5), new]
+    q = "when is the app launch?"
+    near = sims({frozenset(("a", "b")): 0.90})
+    assert updates_above(head, near, gate, query=q, close=close_all) == {"a": "b"}
+    other = mem("b", "a payment bug, so the website launch slipped to april 2", 20)
+    assert updates_above([old, *chatter(5), other], near, gate, query=q, close=close_all) == {}
 
 
 def profile(mid: str, lines: str, days: float) -> Memory:

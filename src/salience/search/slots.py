@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
+from typing import Any
 
 from ..llm.heuristic.claims import PETS, RELATION_WORDS, Claim, claims
 from ..llm.heuristic.contradiction import conflict
@@ -363,6 +364,8 @@ class _Said:
     someone: str | None  # `someone_else`
     speakers: frozenset[str]  # who speaks, other than the user ("caroline")
     first_person: bool  # it begins with the speaker ("i live in lisbon", "we've got …")
+    modified: frozenset[tuple[str, str]]  # (modifier, head) stems: "wedding budget"
+    definite: frozenset[str]  # heads only ever said bare after "the"/"my"…: "the budget's"
 
 
 #: the stemmed words of `_SLOT_WORDS`: sharing only these ("live", "work") says two
@@ -418,7 +421,49 @@ def _read(statement: str) -> _Said:
         someone=_someone(said),
         speakers=frozenset(s.first for s in segs if s.first and s.first != "user"),
         first_person=_FIRST_PERSON.match(said) is not None,
+        **_noun_phrases(said, STOPWORDS),
     )
+
+
+#: words before a noun that refer back to a thing already named ("the budget", "our launch")
+_DEFINITE = frozenset({"the", "my", "our", "your", "his", "her", "their", "its", "this", "that",
+                       "these", "those"})
+#: words after a noun that qualify it anew ("the budget for the trip", "the date of the party")
+_QUALIFIES = frozenset({"for", "of"})
+
+
+def _noun_phrases(said: str, stopwords: frozenset[str]) -> dict[str, frozenset[Any]]:
+    """`_Said.modified` and `_Said.definite` of what is said: each content word followed by
+    another content word in one sentence is a (modifier, head) pair; a head is definite when
+    every time it is said it follows a definite word and no qualifier follows it."""
+    modified: set[tuple[str, str]] = set()
+    seen: dict[str, bool] = {}
+    for sentence in re.split(r"(?<=[.!?,;:])\s+|\n|\s[-–—]\s", said.lower()):
+        ws = words(sentence)
+        for k, w in enumerate(ws):
+            if w in stopwords or len(w) < _TOPIC_WORD_MIN:
+                continue
+            h = cached_stem(w)
+            before = ws[k - 1] if k else ""
+            if before and before not in stopwords and len(before) >= _TOPIC_WORD_MIN:
+                modified.add((cached_stem(before), h))
+            bare = before in _DEFINITE and (k + 1 == len(ws) or ws[k + 1] not in _QUALIFIES)
+            seen[h] = seen.get(h, True) and bare
+    return {"modified": frozenset(modified),
+            "definite": frozenset(h for h, bare in seen.items() if bare)}
+
+
+def implied_things(old: Memory, new: Memory, things: set[str] | frozenset[str]) -> frozenset[str]:
+    """The `things` (stems) an older statement names that a newer one refers back to without
+    naming them: the older one says the thing before a noun ("the app launch is march 14", "our
+    wedding budget is 25k") and the newer one says that noun only after "the"/"my"/… with no
+    qualifier of its own ("the launch slipped to april 2", "the budget's gone up"). "the
+    bathroom budget" or "the budget for the trip" names another thing."""
+    if not things:
+        return frozenset()
+    r_old, r_new = _read(_topic_text(old)), _read(_topic_text(new))
+    return frozenset(t for t in things
+                     if any(h in r_new.definite for m, h in r_old.modified if m == t))
 
 
 def topic_words(memory: Memory) -> frozenset[str]:
@@ -677,7 +722,9 @@ def nearest_update(
                                  and not about_others(statement_text(old))):
         return False
     things = (r_old.topic & set(asked)) - _QUESTION_STEMS  # "work" of "my work email" too
-    if not things <= r_new.topic and (r_old.topic & r_new.topic or not answers_well):
+    missing = things - r_new.topic
+    if missing - implied_things(old, new, missing) and (r_old.topic & r_new.topic
+                                                        or not answers_well):
         return False  # "the bathroom budget is 8k" for "what's the kitchen budget?"
     spoken = r_old.slots & wanted
     return not spoken or bool(r_new.slots & spoken)
@@ -736,7 +783,8 @@ def answers_alike(
                 return False
         elif not shared & asked:
             return False
-        elif len(said_old & topic_words(new)) < ALIKE_SHARE * len(said_old):
+        elif len(said_old & topic_words(new)) + len(implied_things(
+                old, new, said_old - topic_words(new))) < ALIKE_SHARE * len(said_old):
             return False  # "the bathroom budget is 8k" says less of "the kitchen budget?"
     if someone_else(old) != someone_else(new) or _two_relatives(old, new):
         return False
@@ -751,7 +799,8 @@ def _measures_alike(old: Memory, new: Memory, said_old: set[str] | frozenset[str
     budget?"), or it names nothing else besides times ("down to 84 kg after the summer" for
     "how much do I weigh?"). "the bathroom budget is 8k" names another thing than "the kitchen
     budget is 15k"."""
-    if len(said_old & topic_words(new)) >= ALIKE_SHARE * len(said_old):
+    said = said_old & topic_words(new)
+    if len(said) + len(implied_things(old, new, said_old - said)) >= ALIKE_SHARE * len(said_old):
         return True
     own = topic_words(new) - topic_words(old) - _SLOT_STEMS - _TIME_STEMS
     return not own
