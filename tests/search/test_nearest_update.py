@@ -254,3 +254,17 @@ def test_an_older_statement_at_the_median_answers_nothing() -> None:
     assert close is not None
     old, new = Memory(content="x", id="old"), Memory(content="y", id="new")
     assert not close(old, new, 0.2)  # the older one does not rise above the median
+
+
+def test_an_announced_new_clock_time_replaces_the_old_one_for_a_when_question() -> None:
+    """No shared word ("flight" / "departure"), but both give a clock time and the newer one
+    announces the change: for "what time …?" it is the update (held-out phrasing)."""
+    old = mem("a", "my flight to montreal is on the 14th at 6:40am, ugh", 0)
+    new = mem("b", "airline changed my booking, i'm on the 11:25 departure instead, same day", 9)
+    far = sims({}, 0.80)
+    assert updates_above([old, new], far, gate, query="what time is my flight to montreal?") == {
+        "a": "b"}
+    # a question that does not ask when, or a newer statement with no clock time: no update
+    assert updates_above([old, new], far, gate, query="where is my flight going?") == {}
+    other = mem("c", "airline changed my booking, i'm in seat 14c instead", 9)
+    assert updates_above([old, other], far, gate, query="what time is my flight to montreal?") == {}

@@ -882,9 +882,12 @@ def same_topic(
         return False  # "Tom just moved to Berlin" is no update of "I live in Munich"
     if not shared:
         # no shared word, but both speak about the slot the question asks about ("how many
-        # kids …": "one kid, Milo" / "baby #2 arrived"), and not about two relatives
-        both = slots_spoken(old) & slots_spoken(new) & wanted
-        ignore = frozenset().union(*(_SLOT_WORDS[s] for s in both)) if both else frozenset()
+        # kids …": "one kid, Milo" / "baby #2 arrived"; "what time is my flight?": "on the
+        # 14th at 6:40am" / "i'm on the 11:25 departure instead"), and not about two relatives
+        both = (slots_spoken(old) & slots_spoken(new) & wanted) | (
+            wanted & {"when"} if "clock" in _measures(_topic_text(old))
+            & _measures(_topic_text(new)) else frozenset())
+        ignore = frozenset().union(*(_SLOT_WORDS.get(s, ()) for s in both)) if both else frozenset()
         return bool(both) and not _two_relatives(old, new, ignore)
     if (shared - _SLOT_STEMS) & asked:
         return True  # the thing the question asks about, whoever it concerns
