@@ -163,6 +163,27 @@ def test_a_slot_answer_is_about_the_person_the_question_asks_about() -> None:
                             query="where does her sister live?")
 
 
+def test_a_question_about_someone_by_name_is_answered_by_a_statement_naming_them() -> None:
+    """"Where does kofi live?" is not answered by where I live (heldout dev dc01: slot_first
+    put the speaker's own residence first); a speaker answers about themself."""
+    from salience.search.slots import answers_slot, asked_name, question_slots
+
+    mine = mem("a", "i live in chicago, logan square specifically", 0)
+    q = "where does kofi live?"
+    assert asked_name(q) == "kofi"
+    assert not answers_slot(mine, question_slots(q), query=q)
+    mine_too = mem("b", "kofi and i live in chicago now", 9)
+    assert answers_slot(mine_too, question_slots(q), query=q)
+    assert answers_slot(mine, question_slots("where do i live?"), query="where do i live?")
+    own = Memory(content="Caroline: I work as a counselor now.\nMelanie: Nice!", id="c",
+                 created_at=T0)
+    q = "What does Caroline do for work?"
+    assert answers_slot(own, question_slots(q), query=q)
+    for q in ("where is home?", "how much is rent?", "what is jake's diet?",
+              "when is the app launch?", "what time is my flight?"):
+        assert asked_name(q) is None, q
+
+
 def test_an_open_slot_answer_shares_the_thing_the_question_names_not_only_the_slot() -> None:
     """"What's the budget for the bathroom?" is not answered by the kitchen's budget, nor
     "which tool is the cto evaluating?" by the tool the team uses: sharing the slot's own word

@@ -214,6 +214,31 @@ def asked_person(query: str) -> str | None:
     return person if question_slots(query) - own else None
 
 
+#: a question about someone by name, in the third person: "where does *kofi* live?", "what
+#: diet is *jake* on?", "which team is *lucia* on?"
+_ASKED_NAME = re.compile(
+    r"\b(?:does|did|is|was|has|will)\s+([a-z][a-z-]*)\b(?!['’])", re.I)
+_NOT_A_NAME = frozenset({
+    "i", "you", "he", "she", "it", "we", "they", "me", "my", "your", "his", "her", "its", "our",
+    "their", "the", "a", "an", "this", "that", "these", "those", "there", "here", "someone",
+    "anyone", "everyone", "somebody", "anybody", "everybody", "one", "all", "any", "each",
+    "what", "which", "who", "whom", "whose", "how", "when", "where", "why", "not", "no",
+})
+
+
+def asked_name(query: str) -> str | None:
+    """The name a question asks about in the third person ("where does kofi live?" →
+    "kofi"), or None: a pronoun, an article, a possessive ("what is jake's diet?": the
+    relation path) or a word a slot is usually said with ("where is home?") is no name."""
+    m = _ASKED_NAME.search(query)
+    if m is None:
+        return None
+    w = m.group(1).lower()
+    if w in _NOT_A_NAME or stem(w) in _SLOT_STEMS or stem(w) in _QUESTION_STEMS:
+        return None
+    return w
+
+
 def _about_person(c: Claim, person: str | None) -> bool:
     """Whether claim `c` is about the person a question asks about (`asked_person`): that
     relation, or — when it asks about the speaker — anyone but a relation of theirs (a pet's
@@ -233,14 +258,20 @@ def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn =
     concert?" is not answered by every dated memory, "What's my favourite place?" not by every
     preference. A person's fixed slots (residence, employer, manager, …) need no shared word.
     With `query`, the claim must be about the person it asks about (`asked_person`): where my
-    sister lives does not answer where I live, nor the other way round."""
+    sister lives does not answer where I live, nor the other way round; a question about
+    someone by name (`asked_name`) is answered only by a statement that names them."""
     named = {stem(w) for w in words(query)} - _QUESTION_STEMS if query is not None else None
     person = asked_person(query) if query is not None else None
+    name = asked_name(query) if query is not None else None
+    if name is not None:  # "where does kofi live?": a statement that names kofi, or his own
+        said = _read(_topic_text(memory))
+        if name not in said.words and name not in {p.lower() for p in said.speakers}:
+            return False
     for c in claims_fn(statement_text(memory)):
         base = c.attribute.split("@", 1)[0].split(":", 1)[0].split(" ", 1)[0]
         if c.attribute not in slots and base not in slots:
             continue
-        if query is not None and not _about_person(c, person):
+        if query is not None and name is None and not _about_person(c, person):
             continue
         if named is not None and (c.kind == "thing" or base in _OPEN_SLOTS):
             said = {stem(w) for w in words(f"{c.subject} {c.attribute} {c.value}")}
