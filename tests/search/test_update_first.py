@@ -451,3 +451,23 @@ def test_a_goal_announces_no_new_value() -> None:
                  "aiming for a sub-2 hour half marathon"):
         assert not states_fact(f"User: {text}"), text
     assert states_fact("User: down to 75kg now, finally")
+
+
+def test_a_question_about_someone_by_name_puts_the_users_statements_naming_them_first() -> None:
+    """"what diet is jake on?": the user's profile ("Diet: pescatarian") ranked above "my
+    roommate jake is doing keto" (heldout dev dc08); a chat's turns with named speakers and a
+    question naming nobody keep their order."""
+    from salience.models import PROFILE_TAG, MemoryType
+    from salience.search.pipeline import name_first
+
+    profile = Memory(content="About the user (profile revision 1, 2026-03-03):\nDiet: pescatarian.",
+                     id="p", memory_type=MemoryType.IDENTITY, tags=[PROFILE_TAG], created_at=T0)
+    memories = {"p": profile, "j": mem("j", "my roommate jake is doing keto so no pasta", 3),
+                "c": Memory(content="Caroline: I went hiking on Sunday.", id="c", created_at=T0),
+                "o": mem("o", "i'm pescatarian, fish is fine but no meat", 1)}
+    ranked = [("p", 0.9, {}), ("c", 0.85, {}), ("j", 0.8, {}), ("o", 0.7, {})]
+    out = name_first("what diet is jake on?", ranked, memories, window=10)
+    assert [r[0] for r in out] == ["c", "j", "p", "o"]
+    assert [r[1] for r in out] == [0.9, 0.85, 0.8, 0.7]
+    assert name_first("what's my diet?", ranked, memories, window=10) == ranked
+    assert name_first("what diet is sam on?", ranked, memories, window=10) == ranked  # nobody

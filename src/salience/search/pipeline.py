@@ -209,6 +209,7 @@ class Recall:
         if cfg.slot_first and not earlier:
             ranked = slot_first(query, ranked, memories, window=SLOT_FIRST_WINDOW,
                                 claims_fn=known)
+            ranked = name_first(query, ranked, memories, window=SLOT_FIRST_WINDOW)
         if cfg.update_first and not about_past(query):
             ranked = self._update_first(query, ranked, memories, window=SLOT_FIRST_WINDOW)
         # after the update stages: a fact said in passing moved above what it replaces shows
@@ -655,6 +656,30 @@ def slot_first(
     for k, sc in zip(slot_order(len(head), answers), scores, strict=True):
         i, _, e = head[k]
         out.append((i, sc, {**e, **({"slot": 1.0} if k in marked else {}), "score": sc}))
+    return out + tail
+
+
+def name_first(
+    query: str, ranked: list[R.Ranked], memories: Mapping[str, Memory], *, window: int
+) -> list[R.Ranked]:
+    """For a question about someone by name ("what diet is jake on?": `slots.asked_name`),
+    within the top `window`, the user's own statements and profile that do not name them
+    follow those that do ("About the user: Diet: pescatarian" was first for jake's diet).
+    A chat's turns with named speakers keep their place (the speaker boost ranks those); no
+    candidate naming them leaves the list as it is. Scores are re-spread."""
+    from .slots import asked_name, names_person, slot_order, user_said
+
+    name = asked_name(query)
+    if name is None:
+        return ranked
+    head, tail = list(ranked[:window]), list(ranked[window:])
+    ms = [memories[i] for i, _, _ in head]
+    keep = [k for k, m in enumerate(ms) if not user_said(m) or names_person(m, name)]
+    if len(keep) == len(ms) or not any(names_person(m, name) for m in ms):
+        return ranked
+    scores = sorted((r[1] for r in head), reverse=True)
+    out = [(head[k][0], sc, {**head[k][2], "score": sc})
+           for k, sc in zip(slot_order(len(head), keep), scores, strict=True)]
     return out + tail
 
 

@@ -239,6 +239,18 @@ def asked_name(query: str) -> str | None:
     return w
 
 
+def names_person(memory: Memory, name: str) -> bool:
+    """Whether `memory`'s statement says `name` (lower-case) or is spoken by them."""
+    said = _read(_topic_text(memory))
+    return name in said.words or name in {p.lower() for p in said.speakers}
+
+
+def user_said(memory: Memory) -> bool:
+    """Whether `memory` is the user's own statement or profile: no named speaker in it (an
+    imported chat's turns name theirs: "Caroline: …")."""
+    return not _read(_topic_text(memory)).speakers
+
+
 def _about_person(c: Claim, person: str | None) -> bool:
     """Whether claim `c` is about the person a question asks about (`asked_person`): that
     relation, or — when it asks about the speaker — anyone but a relation of theirs (a pet's
@@ -263,10 +275,8 @@ def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn =
     named = {stem(w) for w in words(query)} - _QUESTION_STEMS if query is not None else None
     person = asked_person(query) if query is not None else None
     name = asked_name(query) if query is not None else None
-    if name is not None:  # "where does kofi live?": a statement that names kofi, or his own
-        said = _read(_topic_text(memory))
-        if name not in said.words and name not in {p.lower() for p in said.speakers}:
-            return False
+    if name is not None and not names_person(memory, name):
+        return False  # "where does kofi live?": a statement that names kofi, or his own
     for c in claims_fn(statement_text(memory)):
         base = c.attribute.split("@", 1)[0].split(":", 1)[0].split(" ", 1)[0]
         if c.attribute not in slots and base not in slots:
