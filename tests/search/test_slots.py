@@ -180,7 +180,8 @@ def test_a_question_about_someone_by_name_is_answered_by_a_statement_naming_them
     q = "What does Caroline do for work?"
     assert answers_slot(own, question_slots(q), query=q)
     for q in ("where is home?", "how much is rent?", "what is jake's diet?",
-              "when is the app launch?", "what time is my flight?"):
+              "when is the app launch?", "what time is my flight?",
+              "Who is coming to stay with us over Easter?", "where is she still working?"):
         assert asked_name(q) is None, q
 
 

@@ -223,19 +223,23 @@ _NOT_A_NAME = frozenset({
     "their", "the", "a", "an", "this", "that", "these", "those", "there", "here", "someone",
     "anyone", "everyone", "somebody", "anybody", "everybody", "one", "all", "any", "each",
     "what", "which", "who", "whom", "whose", "how", "when", "where", "why", "not", "no",
+    "still", "now", "also", "ever", "never", "always", "usually", "really", "actually",
+    "currently", "already", "again", "just", "supposed", "going", "coming",
 })
 
 
 def asked_name(query: str) -> str | None:
     """The name a question asks about in the third person ("where does kofi live?" →
     "kofi"), or None: a pronoun, an article, a possessive ("what is jake's diet?": the
-    relation path) or a word a slot is usually said with ("where is home?") is no name."""
+    relation path), a word a slot is usually said with ("where is home?") or a verb or adverb
+    ("who is coming to stay?", "is she still …") is no name."""
     m = _ASKED_NAME.search(query)
     if m is None:
         return None
     w = m.group(1).lower()
-    if w in _NOT_A_NAME or stem(w) in _SLOT_STEMS or stem(w) in _QUESTION_STEMS:
-        return None
+    if (w in _NOT_A_NAME or w.endswith(("ing", "ed", "ly")) or stem(w) in _SLOT_STEMS
+            or stem(w) in _QUESTION_STEMS):
+        return None  # a verb or an adverb after the auxiliary: "who is coming to stay?"
     return w
 
 
