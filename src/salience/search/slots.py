@@ -28,7 +28,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
-from typing import Any
 
 from ..llm.heuristic.claims import PETS, RELATION_WORDS, Claim, claims
 from ..llm.heuristic.contradiction import conflict
@@ -409,8 +408,6 @@ class _Said:
     someone: str | None  # `someone_else`
     speakers: frozenset[str]  # who speaks, other than the user ("caroline")
     first_person: bool  # it begins with the speaker ("i live in lisbon", "we've got …")
-    modified: frozenset[tuple[str, str]]  # (modifier, head) stems: "wedding budget"
-    definite: frozenset[str]  # heads only ever said bare after "the"/"my"…: "the budget's"
 
 
 #: the stemmed words of `_SLOT_WORDS`: sharing only these ("live", "work") says two
@@ -466,7 +463,6 @@ def _read(statement: str) -> _Said:
         someone=_someone(said),
         speakers=frozenset(s.first for s in segs if s.first and s.first != "user"),
         first_person=_FIRST_PERSON.match(said) is not None,
-        **_noun_phrases(said, STOPWORDS),
     )
 
 
@@ -477,10 +473,16 @@ _DEFINITE = frozenset({"the", "my", "our", "your", "his", "her", "their", "its",
 _QUALIFIES = frozenset({"for", "of"})
 
 
-def _noun_phrases(said: str, stopwords: frozenset[str]) -> dict[str, frozenset[Any]]:
-    """`_Said.modified` and `_Said.definite` of what is said: each content word followed by
-    another content word in one sentence is a (modifier, head) pair; a head is definite when
-    every time it is said it follows a definite word and no qualifier follows it."""
+@text_cache(4096)
+def _noun_phrases(statement: str) -> tuple[frozenset[tuple[str, str]], frozenset[str]]:
+    """(the (modifier, head) stem pairs, the definite heads) of what the people of `statement`
+    say — read only when a pair misses a thing of the question (`implied_things`): each content
+    word followed by another in one sentence is a pair ("wedding budget"); a head is definite
+    when every time it is said it follows a definite word and no qualifier follows it ("the
+    budget's gone up")."""
+    from ..llm.heuristic.lexicon import STOPWORDS as stopwords
+
+    said = _spoken(statement)
     modified: set[tuple[str, str]] = set()
     seen: dict[str, bool] = {}
     for sentence in re.split(r"(?<=[.!?,;:])\s+|\n|\s[-–—]\s", said.lower()):
@@ -494,8 +496,7 @@ def _noun_phrases(said: str, stopwords: frozenset[str]) -> dict[str, frozenset[A
                 modified.add((cached_stem(before), h))
             bare = before in _DEFINITE and (k + 1 == len(ws) or ws[k + 1] not in _QUALIFIES)
             seen[h] = seen.get(h, True) and bare
-    return {"modified": frozenset(modified),
-            "definite": frozenset(h for h, bare in seen.items() if bare)}
+    return frozenset(modified), frozenset(h for h, bare in seen.items() if bare)
 
 
 def implied_things(old: Memory, new: Memory, things: set[str] | frozenset[str]) -> frozenset[str]:
@@ -506,9 +507,9 @@ def implied_things(old: Memory, new: Memory, things: set[str] | frozenset[str]) 
     bathroom budget" or "the budget for the trip" names another thing."""
     if not things:
         return frozenset()
-    r_old, r_new = _read(_topic_text(old)), _read(_topic_text(new))
-    return frozenset(t for t in things
-                     if any(h in r_new.definite for m, h in r_old.modified if m == t))
+    modified, _ = _noun_phrases(_topic_text(old))
+    _, definite = _noun_phrases(_topic_text(new))
+    return frozenset(t for t in things if any(h in definite for m, h in modified if m == t))
 
 
 def topic_words(memory: Memory) -> frozenset[str]:
@@ -929,9 +930,10 @@ def same_topic(
         # no shared word, but both speak about the slot the question asks about ("how many
         # kids …": "one kid, Milo" / "baby #2 arrived"; "what time is my flight?": "on the
         # 14th at 6:40am" / "i'm on the 11:25 departure instead"), and not about two relatives
-        both = (slots_spoken(old) & slots_spoken(new) & wanted) | (
-            wanted & {"when"} if "clock" in _measures(_topic_text(old))
-            & _measures(_topic_text(new)) else frozenset())
+        both = slots_spoken(old) & slots_spoken(new) & wanted
+        if "when" in wanted and "clock" in _measures(_topic_text(old)) & _measures(
+                _topic_text(new)):
+            both |= {"when"}
         ignore = frozenset().union(*(_SLOT_WORDS.get(s, ()) for s in both)) if both else frozenset()
         return bool(both) and not _two_relatives(old, new, ignore)
     if (shared - _SLOT_STEMS) & asked:
