@@ -471,3 +471,9 @@ def test_a_question_about_someone_by_name_puts_the_users_statements_naming_them_
     assert [r[1] for r in out] == [0.9, 0.85, 0.8, 0.7]
     assert name_first("what's my diet?", ranked, memories, window=10) == ranked
     assert name_first("what diet is sam on?", ranked, memories, window=10) == ranked  # nobody
+    # an episode retells a conversation: it keeps its place
+    memories["e"] = Memory(content="Episode: dinner plans\n\nwe talked about pasta night",
+                           id="e", memory_type=MemoryType.EPISODE, created_at=T0)
+    ranked = [("e", 0.95, {}), *ranked]
+    out = name_first("what diet is jake on?", ranked, memories, window=10)
+    assert [r[0] for r in out] == ["e", "c", "j", "p", "o"]
