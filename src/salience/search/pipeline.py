@@ -676,9 +676,10 @@ def name_first(
         return ranked
     head, tail = list(ranked[:window]), list(ranked[window:])
     ms = [memories[i] for i, _, _ in head]
-    keep = [k for k, m in enumerate(ms) if not user_said(m) or names_person(m, name)
-            or (derived(m) and not m.is_profile)]
-    if len(keep) == len(ms) or not any(names_person(m, name) for m in ms):
+    naming = [names_person(m, name) for m in ms]
+    keep = [k for k, m in enumerate(ms)
+            if naming[k] or not user_said(m) or (derived(m) and not m.is_profile)]
+    if len(keep) == len(ms) or not any(naming):
         return ranked
     scores = sorted((r[1] for r in head), reverse=True)
     out = [(head[k][0], sc, {**head[k][2], "score": sc})

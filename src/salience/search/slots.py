@@ -512,6 +512,13 @@ def implied_things(old: Memory, new: Memory, things: set[str] | frozenset[str]) 
     return frozenset(t for t in things if any(h in definite for m, h in modified if m == t))
 
 
+def things_said(old: Memory, new: Memory, things: set[str] | frozenset[str]) -> frozenset[str]:
+    """The `things` (stems, said by the older statement) that a newer one says too, by the
+    word or by referring back to it (`implied_things`)."""
+    said = frozenset(things) & topic_words(new)
+    return said | implied_things(old, new, frozenset(things) - said)
+
+
 def topic_words(memory: Memory) -> frozenset[str]:
     """The stemmed content words of what the memory's people say (no assistant lines, no
     stop words, no weekday, month or number, no word of a change announcement such as
@@ -768,9 +775,8 @@ def nearest_update(
                                  and not about_others(statement_text(old))):
         return False
     things = (r_old.topic & set(asked)) - _QUESTION_STEMS  # "work" of "my work email" too
-    missing = things - r_new.topic
-    if missing - implied_things(old, new, missing) and (r_old.topic & r_new.topic
-                                                        or not answers_well):
+    if not things <= things_said(old, new, things) and (r_old.topic & r_new.topic
+                                                         or not answers_well):
         return False  # "the bathroom budget is 8k" for "what's the kitchen budget?"
     spoken = r_old.slots & wanted
     return not spoken or bool(r_new.slots & spoken)
@@ -829,8 +835,7 @@ def answers_alike(
                 return False
         elif not shared & asked:
             return False
-        elif len(said_old & topic_words(new)) + len(implied_things(
-                old, new, said_old - topic_words(new))) < ALIKE_SHARE * len(said_old):
+        elif len(things_said(old, new, said_old)) < ALIKE_SHARE * len(said_old):
             return False  # "the bathroom budget is 8k" says less of "the kitchen budget?"
     if someone_else(old) != someone_else(new) or _two_relatives(old, new):
         return False
@@ -845,8 +850,7 @@ def _measures_alike(old: Memory, new: Memory, said_old: set[str] | frozenset[str
     budget?"), or it names nothing else besides times ("down to 84 kg after the summer" for
     "how much do I weigh?"). "the bathroom budget is 8k" names another thing than "the kitchen
     budget is 15k"."""
-    said = said_old & topic_words(new)
-    if len(said) + len(implied_things(old, new, said_old - said)) >= ALIKE_SHARE * len(said_old):
+    if len(things_said(old, new, said_old)) >= ALIKE_SHARE * len(said_old):
         return True
     own = topic_words(new) - topic_words(old) - _SLOT_STEMS - _TIME_STEMS
     return not own
