@@ -20,6 +20,7 @@ from salience.search.slots import (
     nearest_update,
     question_slots,
     same_measure,
+    scope_words,
     statement_text,
     updates_above,
 )
@@ -268,3 +269,84 @@ def test_an_announced_new_clock_time_replaces_the_old_one_for_a_when_question() 
     assert updates_above([old, new], far, gate, query="where is my flight going?") == {}
     other = mem("c", "airline changed my booking, i'm in seat 14c instead", 9)
     assert updates_above([old, other], far, gate, query="what time is my flight to montreal?") == {}
+
+
+def test_an_announced_change_may_say_the_new_value_without_the_asked_thing() -> None:
+    """"migrated everything into bitwarden" never says "password": the change word says
+    something was replaced, and it is the older statement's nearest neighbour (held-out
+    phrasing). Without a change word the same pair moves nothing."""
+    old = mem("a", "i keep all my passwords in lastpass", 0)
+    new = mem("b", "migrated everything into bitwarden over the weekend, old vault deleted", 20)
+    q = "which password manager do i use?"
+    near = sims({frozenset(("a", "b")): 0.90})
+    assert updates_above([old, *chatter(5), new], near, gate, query=q,
+                         close=close_weak) == {"a": "b"}
+    plain = mem("b", "everything's in bitwarden over the weekend, old vault deleted", 20)
+    assert updates_above([old, *chatter(5), plain], near, gate, query=q,
+                         close=close_weak) == {}
+
+
+def test_an_announced_change_must_say_what_the_question_narrows_itself_by() -> None:
+    assert scope_words("what language am i learning on duolingo?") == {stem("duolingo")}
+    assert scope_words("what laptop do i use for work?") == {stem("work")}
+    assert scope_words("how much is my rent?") == frozenset()
+    old = mem("a", "i'm learning spanish on duolingo, 200 day streak", 0)
+    new = mem("b", "signed up for italian classes at the community college", 20)
+    near = sims({frozenset(("a", "b")): 0.90})
+    assert updates_above([old, *chatter(5), new], near, gate,
+                         query="what language am i learning on duolingo?",
+                         close=close_weak) == {}
+
+
+def test_an_announced_change_naming_another_thing_in_place_of_the_asked_one_moves_nothing(
+) -> None:
+    old = mem("a", "the kitchen tiles are terracotta from the reclamation yard", 0)
+    new = mem("b", "switched the bathroom tiles to slate, the grout is grey", 20)
+    near = sims({frozenset(("a", "b")): 0.90})
+    assert updates_above([old, *chatter(5), new], near, gate,
+                         query="what kitchen tiles did we pick?", close=close_weak) == {}
+
+
+def test_an_announced_change_counts_only_statements_as_rivals_and_few_suffice() -> None:
+    """A request to the assistant ("do you know any good tongue twisters") nearer the older
+    statement is no rival answer; a statement of fact nearer it is. One other candidate is
+    enough to call an announced change the nearest."""
+    old = mem("a", "learning japanese on duolingo, 200 day streak", 0)
+    new = mem("b", "switched to korean, got a tutor twice a week", 20)
+    ask = mem("q", "do you know any good tongue twisters?", 10)
+    fact = mem("f", "my sister lives in osaka with her two cats", 10)
+    q = "what language am i learning?"
+    table = {frozenset(("a", "b")): 0.90, frozenset(("a", "q")): 0.91,
+             frozenset(("a", "f")): 0.91}
+    assert updates_above([old, ask, *chatter(3), new], sims(table), gate, query=q,
+                         close=close_weak) == {"a": "b"}
+    assert updates_above([old, fact, *chatter(3), new], sims(table), gate, query=q,
+                         close=close_weak) == {}
+    # a chunk of the newer statement's own message is no rival either
+    part = Memory(content="User: the tutor is on italki, lessons start monday", id="p",
+                  parent_id="b", chunk_index=1, created_at=new.created_at)
+    table[frozenset(("a", "p"))] = 0.91
+    assert updates_above([old, part, *chatter(3), new], sims(table), gate, query=q,
+                         close=close_weak) == {"a": "b"}
+    # one other candidate suffices for an announced change, not for a plain statement
+    assert updates_above([old, ask, new], sims(table), gate, query=q,
+                         close=close_weak) == {"a": "b"}
+    quiet = mem("b", "korean with a tutor twice a week", 20)
+    assert updates_above([old, ask, quiet], sims(table), gate, query=q, close=close_all) == {}
+
+
+def test_the_dense_rise_measures_a_newer_statement_without_the_questions_words() -> None:
+    from salience.search.pipeline import answers_as_well
+
+    def row(i: str, rel: float, cos: float) -> tuple[str, float, dict[str, float]]:
+        return (i, 1 - rel, {"relevance": rel, "formula": rel, "cosine_distance": cos})
+
+    # the older one's words match the question: its fused rise is large, the embeddings' not
+    head = [row("old", 0.06, 0.11), row("new", 0.15, 0.15), row("c1", 0.165, 0.165),
+            row("c2", 0.17, 0.17), row("c3", 0.18, 0.18)]
+    close = answers_as_well(head)
+    assert close is not None
+    old, new = Memory(content="x", id="old"), Memory(content="y", id="new")
+    assert not close(old, new, 0.2)
+    assert close(old, new, 0.2, dense=True)
+    assert not close(old, new, 0.5, dense=True)

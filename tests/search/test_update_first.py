@@ -43,6 +43,11 @@ def gate(a: Memory, b: Memory) -> float:
     "k. new number 0157 5559988, old sim died",
     "changed our minds, Leo's starting at the public school on Elm St",
     "baby #2 arrived!! a girl, Ivy",
+    "IT swapped my machine for a macbook pro m3, crying about keybindings",
+    "signed up for the chicago full marathon. yes i know",
+    "we finished porting the api to fastapi over the sprint",
+    "ok so we caved. picking up otis on sunday",
+    "the raise came through — base is ninety-one thousand effective april 1",
 ])
 def test_change_announcements_are_recognised_in_messy_phrasing(text: str) -> None:
     assert announces_update(f"User: {text}\nAssistant: Thanks for letting me know.")
@@ -52,6 +57,9 @@ def test_change_announcements_are_recognised_in_messy_phrasing(text: str) -> Non
     "climbing is tuesdays and thursdays after work",
     "my neighbour's rooster starts at 5am every day",
     "what should I read next, I liked Project Hail Mary",
+    "we didn't swap anything in the end",
+    "i never signed up for it",
+    "not porting it after all, too risky",
 ])
 def test_plain_statements_announce_nothing(text: str) -> None:
     assert not announces_update(f"User: {text}\nAssistant: Got it.")

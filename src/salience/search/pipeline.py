@@ -49,6 +49,7 @@ from .temporal import about_past, about_time, asks_earlier_state, parse_time_ran
 
 if TYPE_CHECKING:
     from ..store.base import Store
+    from .slots import Close
     from .stored_claims import KnownClaims
 
 log = logging.getLogger("salience.search")
@@ -705,25 +706,37 @@ def update_gate(store: Any) -> Callable[[Memory, Memory], float]:
     return gate
 
 
-def answers_as_well(
-        head: Sequence[R.Ranked]) -> Callable[[Memory, Memory, float], bool] | None:
+def answers_as_well(head: Sequence[R.Ranked]) -> Close | None:
     """`close(old, new, share)` for `update_first`: whether `new` rises above the median
     relevance of the candidates `head` by at least `share` × `old`'s rise — both answer the
     question well above the everyday chatter around them ("we've had to stretch the kitchen
     budget to about 22 thousand" next to "the budget for the kitchen renovation is 15k"), so
     when the newer one replaces the older, it should come first (`slots.updates_above` picks
     the share by how it found the pair; 0: above the median at all). None when the ranking
-    reports no relevance (the RRF profiles): the path then needs a change word."""
+    reports no relevance (the RRF profiles): the path then needs a change word.
+
+    `dense=True` measures both rises by the embeddings' cosine distance alone: the full-text
+    part of the relevance rewards the older statement for repeating the question's words,
+    which a newer one naming the new value ("went full neovim" for "what code editor do i
+    use?") does not do; `slots.updates_above` asks it only of a newer statement that
+    announces a change."""
     rel = {i: e["relevance"] for i, _, e in head if "formula" in e and "relevance" in e}
     if len(rel) < 3:
         return None
     floor = statistics.median(rel.values())
+    cos = {i: e["cosine_distance"] for i, _, e in head if "cosine_distance" in e}
+    cos_floor = statistics.median(cos.values()) if len(cos) >= 3 else None
 
-    def close(old: Memory, new: Memory, share: float) -> bool:
+    def close(old: Memory, new: Memory, share: float, *, dense: bool = False) -> bool:
         if old.id not in rel or new.id not in rel:
             return False
         lift_old, lift_new = floor - rel[old.id], floor - rel[new.id]
-        # an older statement at or below the median answers nothing: nothing to replace
+        if lift_old <= 0:  # an older statement at or below the median answers nothing
+            return False
+        if dense:  # the embeddings' view alone: the older one's words matched nothing more
+            if cos_floor is None or old.id not in cos or new.id not in cos:
+                return False
+            lift_old, lift_new = cos_floor - cos[old.id], cos_floor - cos[new.id]
         return lift_old > 0 and lift_new > 0 and lift_new >= share * lift_old
 
     return close
@@ -737,7 +750,7 @@ def update_first(
     gate: Callable[[Memory, Memory], float],
     *,
     window: int,
-    close: Callable[[Memory, Memory, float], bool] | None = None,
+    close: Close | None = None,
 ) -> list[R.Ranked]:
     """Within the top `window`, a newer memory that announces a change on an older
     candidate's topic (`slots.updates_above`: "gave up guitar tbh, doing piano lessons now"

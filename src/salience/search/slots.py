@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
+from typing import Protocol
 
 from ..llm.heuristic.claims import PETS, RELATION_WORDS, Claim, claims
 from ..llm.heuristic.contradiction import conflict
@@ -566,13 +567,22 @@ def _spoken(statement: str) -> str:
     return " ".join(seg.text for seg in segments(statement))
 
 
+class Close(Protocol):
+    """`close(old, new, share)`: whether `new` answers the question about as well as `old` —
+    it rises above the candidates' median relevance by `share` of `old`'s rise (`dense`: by
+    the embeddings alone; `pipeline.answers_as_well`)."""
+
+    def __call__(self, old: Memory, new: Memory, share: float, *,
+                 dense: bool = False) -> bool: ...
+
+
 def updates_above(
     memories: Sequence[Memory],
     similarity: Callable[[Memory, Memory], float | None],
     gate: Callable[[Memory, Memory], float],
     *,
     query: str | None = None,
-    close: Callable[[Memory, Memory, float], bool] | None = None,
+    close: Close | None = None,
 ) -> dict[str, str]:
     """{id of an older memory: id of the newest memory among `memories` stated after it that
     announces a change (`announces_update`) on its topic — or, with `close`, that states a
@@ -584,7 +594,9 @@ def updates_above(
     words of the slot the question asks about ("how many kids …": "one kid, Milo" / "baby #2
     arrived"; `slots_spoken`). Sharing a word, they are on one topic when
     - a shared word is what the question asks about ("climbing") or a name one of them
-      writes ("Pepper", "Lukas") — a shared slot word alone ("live", "work") is not, or
+      writes ("Pepper", "Lukas") — a shared slot word alone ("live", "work") is not, nor a
+      shared word the newer one gives another thing than the question's ("the bathroom
+      tiles" for "what kitchen tiles did we pick?": `_rival_thing`), or
     - they do not name different people by relation ("my sister lives …" / "my brother now
       lives …") and a shared word is in the question, or their embeddings are at least as
       close as the mind's calibrated contradiction gate says an update and the statement it
@@ -615,6 +627,7 @@ def updates_above(
     news.sort(key=lambda it: it[1], reverse=True)  # type: ignore[arg-type, return-value]
     asked = {stem(w) for w in words(query.lower())} if query is not None else set()
     wanted = question_slots(query) if query is not None else frozenset()
+    scoped = scope_words(query) if query is not None else frozenset()
     head = [m for m, _ in timed]
 
     @cache
@@ -630,9 +643,16 @@ def updates_above(
                 and _near(old, new, similarity, gate))
 
     def nearest(old: Memory, new: Memory) -> bool:
-        return relaxed and close(old, new, NEAREST_SHARE) and nearest_update(  # type: ignore[misc]
+        if not relaxed:
+            return False
+        told = new.id in announced  # a told change may answer in other words than the older
+        if not close(old, new, NEAREST_SHARE) and not (  # type: ignore[misc]
+                told and close(old, new, NEAREST_SHARE, dense=True)):  # type: ignore[misc]
+            return False
+        return nearest_update(
             old, new, head, similarity, gate, asked, wanted,
-            answers_well=close(old, new, PARAPHRASE_SHARE))  # type: ignore[misc]
+            answers_well=close(old, new, PARAPHRASE_SHARE),  # type: ignore[misc]
+            announced=told, scoped=scoped)
 
     person = asked_person(query) if query is not None else None
 
@@ -677,6 +697,9 @@ PARAPHRASE_SHARE = 0.3
 NEAREST_SLACK = 0.04
 #: the other candidates a nearest neighbour must be nearer than (a search's top 10 has 8)
 NEAREST_OTHERS = 3
+#: the same, for a newer statement that announces a change (`announces_update`): the change
+#: word is the stronger sign, nearness only confirms the topic, so one other suffices
+ANNOUNCED_OTHERS = 1
 
 
 def replaces_nothing(new: Memory, *, past: bool = True) -> bool:
@@ -733,6 +756,8 @@ def nearest_update(
     wanted: frozenset[str],
     *,
     answers_well: bool = False,
+    announced: bool = False,
+    scoped: frozenset[str] = frozenset(),
 ) -> bool:
     """Whether a newer statement may replace an older one for a question because it is the
     older one's nearest neighbour among the candidates `head` — no shared word, no change word
@@ -755,16 +780,29 @@ def nearest_update(
       well (`answers_well`: `PARAPHRASE_SHARE` of the older one's rise);
     - when the older one speaks the slot asked about ("phone"), the newer one does too.
 
+    A newer statement that announces a change (`announced`: "after the breach news i exported
+    everything into bitwarden and deleted the old vault" for "i keep all my passwords in
+    lastpass") is held to less, since the change word already says something was replaced:
+    - it must be nearer than `ANNOUNCED_OTHERS` other candidate, counting as rivals only the
+      candidates that state something (not a question, a request or chatter) and are not part
+      of its own message (`_rival_statement`; e5 puts "do you know any good tongue twisters"
+      nearer "learning japanese on duolingo" than "switched to korean");
+    - it may leave out a thing of the question the older one says, unless the question narrows
+      itself by that thing (`scoped`, `scope_words`: "… learning on duolingo?") or the newer
+      one names another thing in its place (`_rival_thing`: "the bathroom budget").
+
     The caller pairs it with relevance: the newer one rises above the candidates' median by
     `NEAREST_SHARE` of the older one's rise."""
     from ..llm.heuristic.discourse import about_others
 
     others = [m for m in head if m.id not in (old.id, new.id)]
-    if len(others) < NEAREST_OTHERS:
+    if len(others) < (ANNOUNCED_OTHERS if announced else NEAREST_OTHERS):
         return False  # nearest among too few says nothing
     sim = similarity(old, new)
     if sim is None or sim < gate(old, new) - NEAREST_SLACK:
         return False
+    if announced:  # a question, a request or chatter is no rival answer on the topic
+        others = [m for m in others if _rival_statement(m, new)]
     if any((similarity(old, m) or 0.0) >= sim for m in others):
         return False
     r_old, r_new = _read(_topic_text(old)), _read(_topic_text(new))
@@ -775,11 +813,57 @@ def nearest_update(
                                  and not about_others(statement_text(old))):
         return False
     things = (r_old.topic & set(asked)) - _QUESTION_STEMS  # "work" of "my work email" too
-    if not things <= things_said(old, new, things) and (r_old.topic & r_new.topic
-                                                         or not answers_well):
+    missing = things - things_said(old, new, things)
+    if missing and (r_old.topic & r_new.topic or not answers_well) and not (
+            announced and not missing & scoped and not _rival_thing(old, new, missing)):
         return False  # "the bathroom budget is 8k" for "what's the kitchen budget?"
     spoken = r_old.slots & wanted
     return not spoken or bool(r_new.slots & spoken)
+
+
+#: prepositions that narrow what a question asks about ("… learning on duolingo?", "… use
+#: for work?")
+_SCOPING = frozenset({"on", "at", "for", "in", "with", "from", "about", "of", "to", "by"})
+
+
+@text_cache(1024)
+def scope_words(query: str) -> frozenset[str]:
+    """The stems of the content words a question narrows itself by, after a preposition
+    ("duolingo" of "what language am i learning on duolingo?", "work" of "what laptop do i
+    use for work?"): an answer to it must say them."""
+    from ..llm.heuristic.lexicon import STOPWORDS
+
+    ws = words(query.lower())
+    out: set[str] = set()
+    for k in range(1, len(ws)):
+        if ws[k - 1] in _SCOPING and ws[k] not in STOPWORDS and ws[k] not in _QUESTION_WORDS:
+            out.add(cached_stem(ws[k]))
+    return frozenset(out)
+
+
+def _same_message(a: Memory, b: Memory) -> bool:
+    """Whether two memories come from one message: its chunks, or a fact said in passing."""
+    ra, rb = a.parent_id or a.id, b.parent_id or b.id
+    return ra == rb or a.id in b.related_ids or b.id in a.related_ids
+
+
+def _rival_statement(m: Memory, new: Memory) -> bool:
+    """Whether a candidate could be a rival answer to an older statement's topic: it states
+    something (not chatter, a question or a request) and is not part of `new`'s message."""
+    from ..llm.heuristic.discourse import states_fact
+
+    return (not _same_message(m, new) and states_fact(statement_text(m))
+            and not _says_nothing(_topic_text(m)))
+
+
+def _rival_thing(old: Memory, new: Memory, missing: frozenset[str] | set[str]) -> bool:
+    """Whether a newer statement names another thing in place of one the older one names:
+    the older one says a missing thing before a noun ("the kitchen budget") and the newer one
+    says that noun after another word ("the bathroom budget")."""
+    modified_old, _ = _noun_phrases(_topic_text(old))
+    modified_new, _ = _noun_phrases(_topic_text(new))
+    heads = {h for m, h in modified_old if m in missing}
+    return any(h in heads and m not in missing for m, h in modified_new)
 
 
 #: a question with many answers — a list, a description, a reason — rather than one current
@@ -940,6 +1024,11 @@ def same_topic(
             both |= {"when"}
         ignore = frozenset().union(*(_SLOT_WORDS.get(s, ()) for s in both)) if both else frozenset()
         return bool(both) and not _two_relatives(old, new, ignore)
+    if shared & asked:
+        said_old = (topic_words(old) & asked) - _QUESTION_STEMS
+        missing = said_old - things_said(old, new, said_old)
+        if missing and _rival_thing(old, new, missing):
+            return False  # "the bathroom tiles" for "what kitchen tiles did we pick?"
     if (shared - _SLOT_STEMS) & asked:
         return True  # the thing the question asks about, whoever it concerns
     if _two_relatives(old, new):

@@ -294,9 +294,10 @@ def sentences(text: str) -> list[str]:
 
 #: language that announces a change of state: a contrast with an earlier time ("now",
 #: "anymore", "these days", "instead", "after all"), a change-of-state verb ("moved",
-#: "switched", "quit", "retired", "broke up", "was born", "passed away"), a reversed decision
-#: ("changed our minds", "scratch that", "turns out") or a replaced value ("new number",
-#: "deadline extended", "bumped the rent"). Independent of what changed: no slot, no value.
+#: "switched", "swapped", "migrated", "quit", "retired", "broke up", "was born", "passed
+#: away"), a commitment made ("signed up for", "signed with"), a reversed decision ("changed
+#: our minds", "scratch that", "turns out", "we caved") or a replaced value ("new number",
+#: "deadline extended", "bumped the rent", "the raise came through"). Independent of what changed: no slot, no value.
 _UPDATE_RE = re.compile(
     r"\b(?:now|anymore|any more|no longer|no more|nowadays|these days|from now on|as of|"
     r"instead|after all|rather than|not any ?more|"
@@ -319,7 +320,9 @@ _UPDATE_RE = re.compile(
     r"first (?:day|week|shift|month) (?:at|in|as|with)|notice period|handed in (?:my|our)|"
     r"joined|accepted (?:a|an|the|my|our|their|his|her)|took (?:a|the|up|"
     r"over)|took on|began|decided|chose|went with|opted|approved|rejected|shelved|adopted|"
-    r"lost (?:my|our|the)|graduated|enrolled|engaged|married|pregnant|expecting|picked up)\b",
+    r"lost (?:my|our|the)|graduated|enrolled|engaged|married|pregnant|expecting|picked up|"
+    r"swapped|swapping|signed (?:up|with|on)|migrated|migrating|ported|porting|caved|"
+    r"came through|ditched|traded in)\b",
     re.IGNORECASE,
 )
 
@@ -357,7 +360,8 @@ HYPOTHETICAL_RE = re.compile(
 #: said I can have milk again" is the user's own update
 _NO_CHANGE_RE = re.compile(
     r"\b(?:not|n't|never|no)\s+(?:\w+\s+)?(?:mov|switch|chang|quit|leav|relocat|retir|resign|"
-    r"cancel|postpon|reschedul|extend|replac|sell|sold|buy|bought|go ahead)\w*|"
+    r"cancel|postpon|reschedul|extend|replac|sell|sold|buy|bought|go ahead|swap|sign(?:ed)? up|"
+    r"migrat|port(?:ed|ing)\b)\w*|"
     r"\b(?:joked|joking|kidding)\b",
     re.I,
 )
