@@ -305,6 +305,11 @@ def test_an_announced_change_naming_another_thing_in_place_of_the_asked_one_move
     near = sims({frozenset(("a", "b")): 0.90})
     assert updates_above([old, *chatter(5), new], near, gate,
                          query="what kitchen tiles did we pick?", close=close_weak) == {}
+    # a word of version or degree before the noun names the same thing
+    draft = mem("a", "thesis draft is due to my advisor on may 30", 0)
+    ext = mem("b", "my advisor gave me an extension!! full draft due june 20 instead", 20)
+    assert updates_above([draft, *chatter(5), ext], near, gate,
+                         query="when is my thesis draft due?", close=close_weak) == {"a": "b"}
 
 
 def test_an_announced_change_counts_only_statements_as_rivals_and_few_suffice() -> None:

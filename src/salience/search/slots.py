@@ -856,14 +856,25 @@ def _rival_statement(m: Memory, new: Memory) -> bool:
             and not _says_nothing(_topic_text(m)))
 
 
+#: words before a noun that say which version or how much of the same thing, not another
+#: thing ("the full draft" is the thesis draft still)
+_SAME_THING = frozenset(cached_stem(w) for w in (
+    "full", "whole", "entire", "final", "first", "second", "third", "last", "next", "new",
+    "old", "latest", "current", "updated", "revised", "rough", "early", "late", "real",
+    "actual", "official", "proper", "complete", "partial", "initial", "original", "own",
+    "big", "bigger", "small", "smaller", "main", "usual", "exact"))
+
+
 def _rival_thing(old: Memory, new: Memory, missing: frozenset[str] | set[str]) -> bool:
     """Whether a newer statement names another thing in place of one the older one names:
     the older one says a missing thing before a noun ("the kitchen budget") and the newer one
-    says that noun after another word ("the bathroom budget")."""
+    says that noun after another word ("the bathroom budget") — not a word of version or
+    degree ("the full draft" after "the thesis draft": `_SAME_THING`)."""
     modified_old, _ = _noun_phrases(_topic_text(old))
     modified_new, _ = _noun_phrases(_topic_text(new))
     heads = {h for m, h in modified_old if m in missing}
-    return any(h in heads and m not in missing for m, h in modified_new)
+    return any(h in heads and m not in missing and m not in _SAME_THING
+               for m, h in modified_new)
 
 
 #: a question with many answers — a list, a description, a reason — rather than one current
