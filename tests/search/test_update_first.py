@@ -332,6 +332,7 @@ def test_an_episode_retelling_a_change_is_never_the_newer_statement() -> None:
     ("In what ways is Caroline participating in the LGBTQ community?", False),
     ("What type of individuals does the adoption agency support?", False),
     ("What books has Melanie read?", False), ("Why did she move?", False),
+    ("which days am i in the office?", True), ("What hours does the gym open?", True),
 ])
 def test_only_a_question_for_one_value_lets_a_newer_statement_replace_without_a_change_word(
         query: str, one: bool) -> None:

@@ -878,10 +878,12 @@ def _rival_thing(old: Memory, new: Memory, missing: frozenset[str] | set[str]) -
 
 
 #: a question with many answers — a list, a description, a reason — rather than one current
-#: value: "In what ways is Caroline participating …?", "What books has she read?", "Why …?"
+#: value: "In what ways is Caroline participating …?", "What books has she read?", "Why …?".
+#: The days, hours or times of a schedule are one value ("which days am i in the office?")
 _MANY_ANSWERS = re.compile(
     r"^\s*(?:in\s+)?(?:what|which)\s+(?:\w+\s+)?(?:ways?|types?|kinds?|sorts?)\b|"
-    r"^\s*(?:what|which)\s+(?!is\b|was\b|does\b|has\b)\w+(?<![su])s\b|"
+    r"^\s*(?:what|which)\s+(?!is\b|was\b|does\b|has\b)(?!(?:days|nights|mornings|"
+    r"afternoons|evenings|weekends|weekdays|hours|times|shifts)\b)\w+(?<![su])s\b|"
     r"^\s*(?:why|how (?:has|have|did|do|does))\b|\b(?:list|all the|some of the)\b",
     re.IGNORECASE,
 )
