@@ -27,6 +27,14 @@ def test_the_older_of_two_values_in_one_slot_is_stale() -> None:
     assert stale_ids([berlin, sushi, lisbon]) == {"a": "b"}
 
 
+def test_a_newer_claim_that_adds_or_tells_of_the_past_leaves_the_older_current() -> None:
+    notion = mem("a", "i use notion for all my work notes", 0)
+    journal = mem("b", "i also keep a journal in obsidian, that one's just for me", 14)
+    assert stale_ids([notion, journal]) == {}
+    switch = mem("c", "moved all my notes from notion to obsidian", 14)
+    assert stale_ids([notion, switch]) == {"a": "c"}
+
+
 def test_every_older_value_points_at_the_newest() -> None:
     ms = [mem("a", "I work at Siemens.", 0), mem("b", "I started a new job at Stripe.", 20),
           mem("c", "I accepted a job offer at Spotify!", 40)]
@@ -110,6 +118,17 @@ def test_slot_first_puts_the_hits_that_answer_the_slot_ahead() -> None:
     assert [h.memory.id for h in out] == ["n", "c"]
     assert [h.score for h in out] == [0.9, 0.8]
     assert slot_first(hits, "What's the weather like?") == hits  # no slot: unchanged
+
+
+def test_a_question_naming_a_year_is_not_answered_by_a_claim_of_another_time() -> None:
+    from salience.search.slots import slot_first
+
+    past = mem("p", "back in 2015 i worked at deloitte as an auditor, hated every minute", 20)
+    now = mem("n", "i'm a product manager at atlassian, on the jira team", 5)
+    hits = [hit(past, 0.9), hit(now, 0.8)]
+    assert [h.memory.id for h in slot_first(hits, "where did i work back in 2015?")] == [
+        "p", "n"]
+    assert slot_first(hits, "where do i work?")[0].memory.id == "n"
 
 
 def test_a_things_claim_answers_only_a_question_that_names_the_thing() -> None:

@@ -486,3 +486,34 @@ def test_a_question_about_someone_by_name_puts_the_users_statements_naming_them_
     ranked = [("e", 0.95, {}), *ranked]
     out = name_first("what diet is jake on?", ranked, memories, window=10)
     assert [r[0] for r in out] == ["e", "c", "j", "p", "o"]
+
+
+def test_for_a_question_about_the_user_their_news_of_others_follows_their_own_statement(
+) -> None:
+    """"which team am i on?": the coworker's move ranked first by recency; it follows the
+    user's own statement now. News that involves the user ("my boss moved me …") keeps its
+    place, and a question about someone else is left alone."""
+    from salience.search.pipeline import self_first
+    from salience.search.slots import asks_about_user, tells_of_someone_else
+
+    memories = {"l": mem("l", "my coworker lucia moved over to the search team last week", 20),
+                "c": mem("c", "translate 'see you tomorrow' into german", 15),
+                "o": mem("o", "i'm on the payments team", 0),
+                "x": mem("x", "what's a quick weeknight dinner", 18)}
+    ranked = [("l", 0.95, {}), ("c", 0.9, {}), ("o", 0.85, {}), ("x", 0.8, {})]
+    out = self_first("which team am i on?", ranked, memories, window=10)
+    assert [r[0] for r in out] == ["c", "o", "l", "x"]
+    assert [r[1] for r in out] == [0.95, 0.9, 0.85, 0.8]
+    assert self_first("which team is lucia on?", ranked, memories, window=10) == ranked
+    # the someone the question names: "my manager is elena" answers "who's my manager?"
+    memories["m"] = mem("m", "my manager is elena, she's great", 2)
+    boss = [("m", 0.95, {}), ("c", 0.9, {}), ("o", 0.85, {})]
+    assert self_first("who's my manager?", boss, memories, window=10) == boss
+    assert not asks_about_user("what car does my wife drive?")
+    assert asks_about_user("what's my diet?")
+    assert not tells_of_someone_else(mem("b", "my boss moved me to the search team", 1))
+    assert tells_of_someone_else(memories["l"])
+    # no own statement in the window: nothing to follow
+    del memories["o"]
+    ranked = [r for r in ranked if r[0] != "o"]
+    assert self_first("which team am i on?", ranked, memories, window=10) == ranked

@@ -211,6 +211,7 @@ class Recall:
             ranked = slot_first(query, ranked, memories, window=SLOT_FIRST_WINDOW,
                                 claims_fn=known)
             ranked = name_first(query, ranked, memories, window=SLOT_FIRST_WINDOW)
+            ranked = self_first(query, ranked, memories, window=SLOT_FIRST_WINDOW)
         if cfg.update_first and not about_past(query):
             ranked = self._update_first(query, ranked, memories, window=SLOT_FIRST_WINDOW)
         # after the update stages: a fact said in passing moved above what it replaces shows
@@ -685,6 +686,45 @@ def name_first(
     scores = sorted((r[1] for r in head), reverse=True)
     out = [(head[k][0], sc, {**head[k][2], "score": sc})
            for k, sc in zip(slot_order(len(head), keep), scores, strict=True)]
+    return out + tail
+
+
+def self_first(
+    query: str, ranked: list[R.Ranked], memories: Mapping[str, Memory], *, window: int
+) -> list[R.Ranked]:
+    """For a question about the user themself ("which team am i on?": `slots.asks_about_user`),
+    within the top `window`, the user's news of someone else ranked above the user's first
+    statement of their own ("my coworker lucia moved over to the search team" above "i'm on the
+    payments team": `slots.tells_of_someone_else`, `slots.tells_of_self`) moves just below it;
+    nothing else moves. Episodes,
+    reflections and a chat's named speakers keep their place. Scores are re-spread."""
+    from ..llm.heuristic.text import words
+    from .slots import (
+        asks_about_user,
+        derived,
+        someone_else,
+        tells_of_self,
+        tells_of_someone_else,
+        user_said,
+    )
+
+    if not asks_about_user(query):
+        return ranked
+    head, tail = list(ranked[:window]), list(ranked[window:])
+    ms = [memories[i] for i, _, _ in head]
+    personal = [user_said(m) and not derived(m) for m in ms]
+    asked = set(words(query.lower()))
+    other = [p and tells_of_someone_else(m) and someone_else(m) not in asked
+             for p, m in zip(personal, ms, strict=True)]  # "who's my manager?": its answer
+    first_own = next((k for k, m in enumerate(ms) if personal[k] and tells_of_self(m)), None)
+    if first_own is None or not any(other[:first_own]):
+        return ranked
+    moved = [k for k in range(first_own) if other[k]]
+    order = ([k for k in range(first_own + 1) if not other[k]] + moved
+             + list(range(first_own + 1, len(head))))
+    scores = sorted((r[1] for r in head), reverse=True)
+    out = [(head[k][0], sc, {**head[k][2], "score": sc})
+           for k, sc in zip(order, scores, strict=True)]
     return out + tail
 
 

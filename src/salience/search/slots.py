@@ -255,6 +255,44 @@ def user_said(memory: Memory) -> bool:
     return not _read(_topic_text(memory)).speakers
 
 
+#: a question about the user themself: the user is its subject or object
+_ASKS_ABOUT_USER = re.compile(r"\b(?:i|i['’]m|im|me|my)\b", re.I)
+#: the words that make the speaker a statement's subject or object (not "my" alone)
+_SPEAKER_ACTS = frozenset({"i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "myself", "we",
+                           "we're", "we've", "we'd", "we'll", "us", "ourselves"})
+
+
+def asks_about_user(query: str) -> bool:
+    """Whether `query` asks about the user themself ("which team am i on?", "what car do i
+    drive?") — not about someone of theirs ("what car does my wife drive?": `asked_person`) or
+    someone by name (`asked_name`)."""
+    return (_ASKS_ABOUT_USER.search(query) is not None and asked_person(query) is None
+            and asked_name(query) is None)
+
+
+def tells_of_someone_else(memory: Memory) -> bool:
+    """Whether a user's statement is news of someone else: it starts with them ("my coworker
+    lucia moved over to the search team", "Tom just moved to Berlin": `someone_else`) and the
+    speaker is nowhere its subject or object ("my boss moved me to the search team" is the
+    user's own news)."""
+    if someone_else(memory) is None:
+        return False
+    return not _speaker_words(memory) & _SPEAKER_ACTS
+
+
+def tells_of_self(memory: Memory) -> bool:
+    """Whether a user's statement speaks of the user ("i'm on the payments team", "my diet is
+    vegan") and is no news of someone else (`tells_of_someone_else`); a request ("translate
+    'see you tomorrow' into german") does not."""
+    return bool(_speaker_words(memory) & (_SPEAKER_ACTS | {"my", "our", "mine", "ours"})) and (
+        not tells_of_someone_else(memory))
+
+
+def _speaker_words(memory: Memory) -> frozenset[str]:
+    return frozenset(re.findall(r"[\w']+", _spoken(_topic_text(memory)).lower().replace(
+        "’", "'")))
+
+
 def _about_person(c: Claim, person: str | None) -> bool:
     """Whether claim `c` is about the person a question asks about (`asked_person`): that
     relation, or — when it asks about the speaker — anyone but a relation of theirs (a pet's
@@ -304,13 +342,20 @@ def answers_slot(memory: Memory, slots: frozenset[str], *, claims_fn: ClaimsFn =
 def slot_answers(memories: Sequence[Memory], query: str, *,
                  claims_fn: ClaimsFn = claims) -> list[int]:
     """Positions of the `memories` that make a claim on the slot the question asks about
-    ("Which company do I work for?" → an employer); [] when the question has no recognised
-    slot."""
+    ("Which company do I work for?" → an employer) and say every year the question names
+    (`_YEAR`); [] when the question has no recognised slot."""
     slots = question_slots(query)
     if not slots:
         return []
+    years = _YEAR.findall(query)
     return [k for k, m in enumerate(memories)
-            if answers_slot(m, slots, claims_fn=claims_fn, query=query)]
+            if answers_slot(m, slots, claims_fn=claims_fn, query=query)
+            and all(y in statement_text(m) for y in years)]
+
+
+#: a year a question names ("where did i work back in 2015?"): a claim on the slot that does
+#: not say it is about another time — today's employer is no answer to 2015's
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 
 
 def slot_order(n: int, answers: Sequence[int]) -> list[int]:
@@ -337,7 +382,9 @@ def stale_ids(memories: Sequence[Memory], *, claims_fn: ClaimsFn = claims) -> di
     """{id of a stale memory: id of the newest memory among `memories` that contradicts it}.
 
     A memory is stale when a memory stated after it makes a claim on the same subject and slot
-    with another value (or denies its value). Memories stated at the same instant, or without
+    with another value (or denies its value) — unless that one only adds to what was said or
+    tells of the past ("i also keep a journal in obsidian" leaves "i use notion for my work
+    notes" current; `replaces_nothing`). Memories stated at the same instant, or without
     a time, never make each other stale. Claims are read from the content (who speaks and an
     email's sender are there, not in the summary)."""
     items = [(m, stated_at(m), claims_fn(statement_text(m))) for m in memories]
@@ -348,7 +395,7 @@ def stale_ids(memories: Sequence[Memory], *, claims_fn: ClaimsFn = claims) -> di
         for new, t_new, c_new in reversed(items[i + 1:]):  # newest first
             if t_new is None or t_old is None or not t_new > t_old:
                 break
-            if any(conflict(a, b) for a in c_new for b in c_old):
+            if any(conflict(a, b) for a in c_new for b in c_old) and not replaces_nothing(new):
                 out[old.id] = new.id
                 break
     return out
@@ -1058,6 +1105,7 @@ __all__ = [
     "UPDATE",
     "answers_alike",
     "answers_slot",
+    "asks_about_user",
     "asks_one_value",
     "derived",
     "names_said",
@@ -1078,6 +1126,8 @@ __all__ = [
     "stated_at",
     "stated_before",
     "statement_text",
+    "tells_of_self",
+    "tells_of_someone_else",
     "topic_words",
     "updates_above",
 ]
