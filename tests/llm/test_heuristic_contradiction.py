@@ -258,6 +258,11 @@ MORE_UPDATES = [
 ]
 
 MORE_COMPATIBLE = [
+    # a short stay; a relative named bare (adversarial pairs)
+    ("i live in lisbon, in alfama",
+     "staying in a tiny apartment in tokyo for the next two weeks for a work project"),
+    ("i drink 2 coffees a day, never after noon",
+     "wife drinks like 4 coffees a day, no idea how she sleeps"),
     # an employer in a past period is no claim on the employer now
     ("I'm a UX researcher at Spotify.", "Back when I was at uni I worked at a Pret."),
     ("I work at Siemens.", "When I was a student I worked for a bakery on weekends."),
@@ -496,3 +501,13 @@ def test_a_count_said_as_a_count_is_still_superseded(old: str, new: str) -> None
     from salience.llm.heuristic.contradiction import contradicts
 
     assert contradicts(new, [old]) == [0]
+
+
+def test_a_statement_that_only_adds_contradicts_nothing() -> None:
+    notion = _turn("i use notion for all my work notes")
+    journal = _turn("i also keep a journal in obsidian, that one's just for me")
+    assert brain.contradicts(journal, [notion]) == []
+    # "also" as a connective before an announced change still replaces
+    held = [_turn("The budget for the summer party is 3,000 pounds.")]
+    assert brain.contradicts(_turn("Also the budget for the summer party is now 4,500."),
+                             held) == [0]

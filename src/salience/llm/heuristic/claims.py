@@ -2079,6 +2079,8 @@ def _job_owned(m: re.Match[str], ctx: _Ctx) -> list[Claim]:
 _SUBJECT_START = re.compile(
     rf"^\s*(?:(?:so|and|but|also|then|now|plus|well|oh|actually|honestly|anyway|btw|still)\s*,?\s+)*"
     rf"(?P<s>i|we|you|he|she|it|they|(?:my|our|your|his|her|their|the)\s+{_MOD}(?:{_REL})\b|"
+    # a relative named bare, as people type ("wife drinks like 4 coffees a day")
+    rf"(?:{_REL})(?=\s+(?:is|are|was|were|has|have|had|just|now|still|[a-z]+s)\b)|"
     rf"(?:my|our)\s+team|(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)(?=\s+(?:is|are|was|has|have|"
     rf"moved|lives|works|left|joined|started|got|became|turned|plays|gave|goes|retired|quit|"
     rf"and\s+i)\b))\b",

@@ -155,12 +155,23 @@ def adds_one(new: Claim, old: Claim) -> bool:
             and new.value.isdigit() and old.value.isdigit() and int(new.value) > int(old.value))
 
 
+def only_adds(text: str) -> bool:
+    """Whether every sentence a person asserts in `text` adds to what was said ("i also keep a
+    journal in obsidian", "got another cat": `discourse.ADDS_RE`) and announces no change
+    ("Also finance came back and the budget is now 4,500" does): it replaces nothing."""
+    from .discourse import ADDS_RE, announces_update, asserted
+
+    said = asserted(text)
+    return bool(said) and all(ADDS_RE.search(s) and not announces_update(s) for s in said)
+
+
 def contradicts(new: str, candidates: Sequence[str]) -> list[int]:
     """Positions of `candidates` that `new` contradicts: a claim of each cannot both be true
     (`conflict`), unless the newer one only adds to a count the older said with an article
-    (`adds_one`): then the older statement is outdated for ranking, not superseded."""
+    (`adds_one`): then the older statement is outdated for ranking, not superseded. A
+    statement that only adds to what was said (`only_adds`) contradicts nothing."""
     new_claims = claims(new)
-    if not new_claims:
+    if not new_claims or only_adds(new):
         return []
     hits: list[int] = []
     for i, candidate in enumerate(candidates):
