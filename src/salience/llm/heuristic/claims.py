@@ -2472,8 +2472,9 @@ def passing_statements(text: str, *, replaces: Callable[[str], bool] | None = No
 #: the claims engine's version: bump it whenever a change to this module (or the modules it
 #: reads: discourse, claim_values, slot_words, lexicon) may change what `claims(text)` returns.
 #: Stored claims of another version are misses (re-parsed, and rewritten by maintenance).
-CLAIMS_VERSION = 3  # 2: an employer held in a past period is no claim on now; 3: a count
-# said with an article is marked (IMPLICIT_COUNT)
+CLAIMS_VERSION = 4  # 2: an employer held in a past period is no claim on now; 3: a count
+# said with an article is marked (IMPLICIT_COUNT); 4: a relative named bare is a subject
+# ("wife drinks …"), a short stay is no residence, more change words mark a claim
 
 _CLAIM_FIELDS = ("subject", "attribute", "value", "negated", "category", "numbers", "marked",
                  "kind")
