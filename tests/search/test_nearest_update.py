@@ -355,3 +355,39 @@ def test_the_dense_rise_measures_a_newer_statement_without_the_questions_words()
     assert not close(old, new, 0.2)
     assert close(old, new, 0.2, dense=True)
     assert not close(old, new, 0.5, dense=True)
+
+
+@pytest.mark.parametrize(("old_text", "new_text", "query"), [
+    # a start or a purchase adds a thing as often as it replaces one
+    ("i ride a 2015 trek road bike to work", "bought a used vespa for weekend trips",
+     "what bike do i ride?"),
+    # someone else's change
+    ("my laptop is a dell xps 13", "ugh half the office swapped to macbooks this week",
+     "what laptop do i have?"),
+    ("i take lisinopril for my blood pressure",
+     "the doctor switched her to amlodipine, she feels much better", "what bp med do i take?"),
+    # the replacement names another thing than the older one's or the question's
+    ("our internet is with virgin media, 500mb", "switched electricity to the green tariff",
+     "who's our internet provider?"),
+])
+def test_a_change_of_something_else_is_no_told_update(
+        old_text: str, new_text: str, query: str) -> None:
+    """From an adversarial review of the told-change path (session 13): each newer statement
+    announces a change, but not of the older statement's thing."""
+    old, new = mem("a", old_text, 0), mem("b", new_text, 20)
+    near = sims({frozenset(("a", "b")): 0.90})
+    assert updates_above([old, *chatter(5), new], near, gate, query=query,
+                         close=close_weak) == {}
+
+
+def test_the_speakers_own_replacement_of_the_thing_is_a_told_update() -> None:
+    from salience.llm.heuristic.discourse import others_change, replaced_things
+
+    assert not others_change("they bumped it to 1590 starting next month")  # my rent
+    assert replaced_things("switched to korean, got a tutor") == []
+    assert replaced_things("moved my savings over to marcus") == [["savings"]]
+    old = mem("a", "i keep all my passwords in lastpass", 0)
+    new = mem("b", "switched my passwords over to bitwarden, old vault deleted", 20)
+    near = sims({frozenset(("a", "b")): 0.90})
+    assert updates_above([old, *chatter(5), new], near, gate,
+                         query="which password manager do i use?", close=close_weak) == {"a": "b"}

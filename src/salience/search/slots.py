@@ -692,7 +692,9 @@ def updates_above(
     def nearest(old: Memory, new: Memory) -> bool:
         if not relaxed:
             return False
-        told = new.id in announced  # a told change may answer in other words than the older
+        # a told change may answer in other words than the older one, when it is the
+        # speaker's change of the thing itself
+        told = new.id in announced and not _another_change(old, new, asked)
         if not close(old, new, NEAREST_SHARE) and not (  # type: ignore[misc]
                 told and close(old, new, NEAREST_SHARE, dense=True)):  # type: ignore[misc]
             return False
@@ -893,6 +895,31 @@ def _same_message(a: Memory, b: Memory) -> bool:
     ra, rb = a.parent_id or a.id, b.parent_id or b.id
     return ra == rb or a.id in b.related_ids or b.id in a.related_ids
 
+
+def _another_change(old: Memory, new: Memory, asked: set[str] | frozenset[str]) -> bool:
+    """Whether the change a newer statement announces is of something else than the older
+    statement's thing, so its change word is no sign that it replaces the older one:
+    - every change word starts or acquires something ("bought a used vespa for weekend trips",
+      "signed up for the tuesday spin classes": `discourse.only_onsets`) — that adds a thing
+      as often as it replaces one;
+    - every change is someone else's ("half the office swapped to macbooks":
+      `discourse.others_change`);
+    - a replacement verb names what it replaced, and that is neither the older statement's
+      thing nor the question's ("switched *electricity* to the green tariff" for "who's my
+      internet provider?", "switched *her* to amlodipine": `discourse.replaced_things`).
+    From an adversarial review of 44 compatible pairs written against the told-change path
+    (docs/architecture.md, "Ninth pass")."""
+    from ..llm.heuristic.discourse import only_onsets, others_change, replaced_things
+
+    text = statement_text(new)
+    if only_onsets(text) or others_change(text):
+        return True
+    theirs = topic_words(old) | frozenset(asked)
+    for replaced in replaced_things(text):
+        if replaced == ["her"] or (replaced and not any(
+                cached_stem(w) in theirs for w in replaced)):
+            return True
+    return False
 
 def _rival_statement(m: Memory, new: Memory) -> bool:
     """Whether a candidate could be a rival answer to an older statement's topic: it states

@@ -344,6 +344,80 @@ def update_words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+#: change words that start or acquire something ("bought", "signed up", "joined"): they add a
+#: thing as often as they replace one
+_ONSET_RE = re.compile(
+    r"^(?:bought|sold|signed (?:up|with|on)|started|starting\b.*|began|joined|enrolled|adopted|"
+    r"picked up|took (?:a|the|up|over|on)|accepted\b.*|first (?:day|week|shift|month)\b.*)$",
+    re.I)
+#: a replacement verb with what it replaces before "to/into/over/…" ("switched electricity to
+#: the green tariff", "moved my savings over to marcus", "switched her to amlodipine")
+_REPLACED_THING = re.compile(
+    r"\b(?:switched|switching|swapped|swapping|migrated|migrating|ported|porting|moved|moving|"
+    r"traded in|ditched|replaced|replacing|changed|upgraded|downgraded)\s+"
+    r"(?P<obj>(?:[\w'+-]+\s+){1,3}?)(?:to|into|over|from|for|with|onto|out|off|back)\b", re.I)
+#: people or groups who act on their own things ("half the office swapped to macbooks", "the
+#: doctor switched her to amlodipine"), besides relatives, first names and he/she — not "they",
+#: which as often acts on the speaker's thing ("they bumped it to 1590")
+_ACTORS = frozenset({"doctor", "doc", "office", "team", "leadership", "everyone", "everybody",
+                     "company", "coworker", "coworkers", "colleague", "colleagues", "friend",
+                     "friends", "people", "he", "she", "boss", "manager"})
+#: words that carry no thing of their own as a replaced object ("bumped it", "moved
+#: everything over")
+_NO_THING = frozenset({"everything", "it", "stuff", "things", "all", "everyone", "us", "me",
+                       "over", "back", "out", "them", "this", "that"})
+_OTHERS_OBJECT = frozenset({"her", "him", "his", "their"})
+_CLAUSE_BREAK = re.compile(r"[,;:—–]|\s-\s|\b(?:and|so|but|because|then)\b", re.I)
+
+
+def change_told(text: str) -> list[tuple[str, str]]:
+    """(sentence, change words) of every change announcement a person asserts in `text`."""
+    return [(sentence, m.group(0)) for sentence in _asserted(text)
+            for m in _UPDATE_RE.finditer(sentence)]
+
+
+def only_onsets(text: str) -> bool:
+    """Whether every change `text` announces starts or acquires something ("bought a used
+    vespa", "signed up for spin classes"): it adds a thing as often as it replaces one."""
+    told = change_told(text)
+    return bool(told) and all(_ONSET_RE.match(word) for _, word in told)
+
+
+def others_change(text: str) -> bool:
+    """Whether every change `text` announces is someone else's: the clause holding the change
+    word has a person or group before it ("half the office swapped to macbooks", "the doctor
+    switched her to amlodipine") and no word of the speaker's."""
+    from .lexicon import FIRST_NAMES
+
+    told = [(sentence, m) for sentence in _asserted(text) for m in _UPDATE_RE.finditer(sentence)]
+    if not told:
+        return False
+    for sentence, m in told:
+        before = _CLAUSE_BREAK.split(sentence[:m.start()])[-1]
+        after = _CLAUSE_BREAK.split(sentence[m.end():])[0]
+        subj = re.findall(r"[\w'’]+", before.lower())
+        clause = set(subj) | set(re.findall(r"[\w'’]+", after.lower()))
+        person = any(w in RELATIONS or w in FIRST_NAMES or w in _ACTORS for w in subj)
+        if not person or clause & _FIRST_PERSON:
+            return False
+    return True
+
+
+def replaced_things(text: str) -> list[list[str]]:
+    """The words of what each replacement verb in `text` says it replaced ("switched
+    *electricity* to …" → ["electricity"]); ["her"] for another's thing, [] for none named
+    ("switched to korean", "bumped it")."""
+    out: list[list[str]] = []
+    for sentence in _asserted(text):
+        for m in _REPLACED_THING.finditer(sentence):
+            ws = [w.lower() for w in re.findall(r"[\w'+-]+", m.group("obj"))]
+            if any(w in _OTHERS_OBJECT for w in ws):
+                out.append(["her"])
+                continue
+            out.append([w for w in ws if w not in STOPWORDS and w not in _NO_THING])
+    return out
+
+
 #: what makes a sentence not a statement of how things are: a hypothetical, a wish, a plan
 #: or a doubt ("if I moved to Porto", "thinking about switching"); claims skip these clauses
 #: too (`claims._SKIP_RE`)
