@@ -513,6 +513,7 @@ def test_for_a_question_about_the_user_their_news_of_others_follows_their_own_st
     assert asks_about_user("what's my diet?")
     assert not tells_of_someone_else(mem("b", "my boss moved me to the search team", 1))
     assert tells_of_someone_else(memories["l"])
+    assert tells_of_someone_else(mem("i", "my in-laws moved into a retirement place", 1))
     # no own statement in the window: nothing to follow
     del memories["o"]
     ranked = [r for r in ranked if r[0] != "o"]

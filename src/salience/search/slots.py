@@ -1028,7 +1028,7 @@ def _measures_alike(old: Memory, new: Memory, said_old: set[str] | frozenset[str
 
 
 _THIRD_PERSON = re.compile(
-    r"^\s*(?:(?:my|our)\s+(?P<rel>\w+)(?:\s+(?P<rel2>\w+))?|"
+    r"^\s*(?:(?:my|our)\s+(?P<rel>\w+(?:-\w+)*)(?:\s+(?P<rel2>\w+(?:-\w+)*))?|"
     r"(?P<name>[A-Z][a-z]+)(?:'s)?(?:\s+and\s+\w+)?\s+(?:is|was|has|had|got|just|finally|"
     r"now|will|moved|started|quit|left|switched|changed|'s)\b)"
 )
