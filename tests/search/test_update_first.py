@@ -514,6 +514,14 @@ def test_for_a_question_about_the_user_their_news_of_others_follows_their_own_st
     assert not tells_of_someone_else(mem("b", "my boss moved me to the search team", 1))
     assert tells_of_someone_else(memories["l"])
     assert tells_of_someone_else(mem("i", "my in-laws moved into a retirement place", 1))
+    # news that says the user's own asked thing is the user's ("my new manager is Tom"); a
+    # remark of the user's on something else is no own answer to follow
+    memories["p"] = mem("p", "Priya left, so my new manager is Tom.", 25)
+    memories["r"] = mem("r", "Skipped my run, it was too muggy.", 19)
+    mgr = [("p", 0.95, {}), ("r", 0.9, {}), ("m", 0.85, {})]
+    assert self_first("who is my manager?", mgr, memories, window=10) == mgr
+    chat = [("l", 0.95, {}), ("r", 0.9, {}), ("x", 0.8, {})]
+    assert self_first("which team am i on?", chat, memories, window=10) == chat
     # no own statement in the window: nothing to follow
     del memories["o"]
     ranked = [r for r in ranked if r[0] != "o"]

@@ -693,30 +693,21 @@ def self_first(
     query: str, ranked: list[R.Ranked], memories: Mapping[str, Memory], *, window: int
 ) -> list[R.Ranked]:
     """For a question about the user themself ("which team am i on?": `slots.asks_about_user`),
-    within the top `window`, the user's news of someone else ranked above the user's first
-    statement of their own ("my coworker lucia moved over to the search team" above "i'm on the
-    payments team": `slots.tells_of_someone_else`, `slots.tells_of_self`) moves just below it;
-    nothing else moves. Episodes,
-    reflections and a chat's named speakers keep their place. Scores are re-spread."""
-    from ..llm.heuristic.text import words
-    from .slots import (
-        asks_about_user,
-        derived,
-        someone_else,
-        tells_of_self,
-        tells_of_someone_else,
-        user_said,
-    )
+    within the top `window`, the user's news of someone else (`slots.others_news_for`: "my
+    coworker lucia moved over to the search team") ranked above the user's first statement of
+    their own on the question's thing (`slots.own_answer_for`: "i'm on the payments team")
+    moves just below it; nothing else moves. Episodes, reflections and a chat's named speakers
+    keep their place. Scores are re-spread."""
+    from .slots import asks_about_user, derived, others_news_for, own_answer_for, user_said
 
     if not asks_about_user(query):
         return ranked
     head, tail = list(ranked[:window]), list(ranked[window:])
     ms = [memories[i] for i, _, _ in head]
     personal = [user_said(m) and not derived(m) for m in ms]
-    asked = set(words(query.lower()))
-    other = [p and tells_of_someone_else(m) and someone_else(m) not in asked
-             for p, m in zip(personal, ms, strict=True)]  # "who's my manager?": its answer
-    first_own = next((k for k, m in enumerate(ms) if personal[k] and tells_of_self(m)), None)
+    other = [p and others_news_for(m, query) for p, m in zip(personal, ms, strict=True)]
+    first_own = next((k for k, m in enumerate(ms) if personal[k] and own_answer_for(m, query)),
+                     None)
     if first_own is None or not any(other[:first_own]):
         return ranked
     moved = [k for k in range(first_own) if other[k]]

@@ -288,6 +288,33 @@ def tells_of_self(memory: Memory) -> bool:
         not tells_of_someone_else(memory))
 
 
+#: what a statement says is the speaker's own ("my new manager", "our team lead")
+_POSSESSED_BY_SPEAKER = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?([\w-]+)", re.I)
+
+
+def others_news_for(memory: Memory, query: str) -> bool:
+    """Whether a user's statement is news of someone else (`tells_of_someone_else`) for a
+    question about the user: not when the question names that someone ("who's my manager?"
+    for "my manager is elena …") or the statement says the speaker's own thing the question
+    asks about ("Priya left, so my new *manager* is Tom" for "who is my manager?")."""
+    if not tells_of_someone_else(memory):
+        return False
+    asked = {stem(w) for w in words(query.lower())}
+    if stem(someone_else(memory) or "") in asked:
+        return False
+    said = _spoken(_topic_text(memory))
+    return not any(stem(m.group(1).lower()) in asked
+                   for m in _POSSESSED_BY_SPEAKER.finditer(said))
+
+
+def own_answer_for(memory: Memory, query: str) -> bool:
+    """Whether a user's statement speaks of the user (`tells_of_self`) about a thing the
+    question names ("i'm on the payments *team*" for "which team am i on?"); a remark of the
+    user's on something else ("skipped my run, too muggy") is not."""
+    asked = {stem(w) for w in words(query.lower())} - _QUESTION_STEMS
+    return tells_of_self(memory) and bool(topic_words(memory) & asked)
+
+
 def _speaker_words(memory: Memory) -> frozenset[str]:
     return frozenset(re.findall(r"[\w']+", _spoken(_topic_text(memory)).lower().replace(
         "’", "'")))
@@ -1138,6 +1165,8 @@ __all__ = [
     "names_said",
     "nearest_update",
     "newest_first",
+    "others_news_for",
+    "own_answer_for",
     "question_slots",
     "relations_named",
     "replaces_nothing",
