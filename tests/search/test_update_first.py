@@ -522,6 +522,13 @@ def test_for_a_question_about_the_user_their_news_of_others_follows_their_own_st
     assert self_first("who is my manager?", mgr, memories, window=10) == mgr
     chat = [("l", 0.95, {}), ("r", 0.9, {}), ("x", 0.8, {})]
     assert self_first("which team am i on?", chat, memories, window=10) == chat
+    from salience.search.slots import others_news_for
+
+    assert others_news_for(mem("f", "my flatmate works nights at the hospital", 1),
+                           "what are my working hours?")  # "works" is no thing of mine
+    assert not others_news_for(memories["p"], "who is my manager?")
+    assert others_news_for(mem("b", "my boss chris supports arsenal", 1),
+                           "which team does chris support?")  # a name is no thing of mine
     # no own statement in the window: nothing to follow
     del memories["o"]
     ranked = [r for r in ranked if r[0] != "o"]

@@ -698,7 +698,14 @@ def self_first(
     their own on the question's thing (`slots.own_answer_for`: "i'm on the payments team")
     moves just below it; nothing else moves. Episodes, reflections and a chat's named speakers
     keep their place. Scores are re-spread."""
-    from .slots import asks_about_user, derived, others_news_for, own_answer_for, user_said
+    from .slots import (
+        asks_about_user,
+        derived,
+        others_news_for,
+        own_answer_for,
+        tells_of_self,
+        user_said,
+    )
 
     if not asks_about_user(query):
         return ranked
@@ -706,8 +713,15 @@ def self_first(
     ms = [memories[i] for i, _, _ in head]
     personal = [user_said(m) and not derived(m) for m in ms]
     other = [p and others_news_for(m, query) for p, m in zip(personal, ms, strict=True)]
-    first_own = next((k for k, m in enumerate(ms) if personal[k] and own_answer_for(m, query)),
-                     None)
+    rel = [e.get("relevance") for _, _, e in head]
+    known = [r for r in rel if r is not None]
+    floor = statistics.median(known) if len(known) >= 3 else None
+    # the user's own statement on the question's thing: it says a thing the question names,
+    # or answers it better than the candidates' median ("i'm a 9 to 5er" for "what are my
+    # working hours?")
+    first_own = next((k for k, m in enumerate(ms) if personal[k] and (
+        own_answer_for(m, query) or (floor is not None and rel[k] is not None
+                                     and rel[k] < floor and tells_of_self(m)))), None)
     if first_own is None or not any(other[:first_own]):
         return ranked
     moved = [k for k in range(first_own) if other[k]]

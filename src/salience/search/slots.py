@@ -289,7 +289,7 @@ def tells_of_self(memory: Memory) -> bool:
 
 
 #: what a statement says is the speaker's own ("my new manager", "our team lead")
-_POSSESSED_BY_SPEAKER = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?([\w-]+)", re.I)
+_POSSESSED_BY_SPEAKER = re.compile(r"\b(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?", re.I)
 
 
 def others_news_for(memory: Memory, query: str) -> bool:
@@ -303,8 +303,14 @@ def others_news_for(memory: Memory, query: str) -> bool:
     if stem(someone_else(memory) or "") in asked:
         return False
     said = _spoken(_topic_text(memory))
-    return not any(stem(m.group(1).lower()) in asked
-                   for m in _POSSESSED_BY_SPEAKER.finditer(said))
+    names = _first_name_stems()
+    for m in _POSSESSED_BY_SPEAKER.finditer(said):
+        ws = m.group(0).lower().split()[1:]
+        # the noun after "my": "my manager", "my *new* manager" — not "my flatmate *works*"
+        noun = ws[1] if len(ws) > 1 and cached_stem(ws[0]) in _SAME_THING else ws[0]
+        if stem(noun) in asked and stem(noun) not in names:
+            return False
+    return True
 
 
 def own_answer_for(memory: Memory, query: str) -> bool:
