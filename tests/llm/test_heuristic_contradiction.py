@@ -511,3 +511,8 @@ def test_a_statement_that_only_adds_contradicts_nothing() -> None:
     held = [_turn("The budget for the summer party is 3,000 pounds.")]
     assert brain.contradicts(_turn("Also the budget for the summer party is now 4,500."),
                              held) == [0]
+
+
+def test_a_stay_for_good_is_a_residence() -> None:
+    assert brain.contradicts(_turn("I'm staying in Berlin for good, bought a flat."),
+                             [_turn("I live in Paris.")]) == [0]

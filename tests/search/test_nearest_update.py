@@ -333,11 +333,15 @@ def test_an_announced_change_counts_only_statements_as_rivals_and_few_suffice() 
     table[frozenset(("a", "p"))] = 0.91
     assert updates_above([old, part, *chatter(3), new], sims(table), gate, query=q,
                          close=close_weak) == {"a": "b"}
-    # one other candidate suffices for an announced change, not for a plain statement
-    assert updates_above([old, ask, new], sims(table), gate, query=q,
+    # one other statement suffices for an announced change, not for a plain statement; a
+    # request alone leaves nothing to be nearer than
+    far = mem("g", "my cousin runs a ramen place in leeds", 10)
+    table[frozenset(("a", "g"))] = 0.85
+    assert updates_above([old, far, new], sims(table), gate, query=q,
                          close=close_weak) == {"a": "b"}
+    assert updates_above([old, ask, new], sims(table), gate, query=q, close=close_weak) == {}
     quiet = mem("b", "korean with a tutor twice a week", 20)
-    assert updates_above([old, ask, quiet], sims(table), gate, query=q, close=close_all) == {}
+    assert updates_above([old, far, quiet], sims(table), gate, query=q, close=close_all) == {}
 
 
 def test_the_dense_rise_measures_a_newer_statement_without_the_questions_words() -> None:
@@ -384,10 +388,19 @@ def test_the_speakers_own_replacement_of_the_thing_is_a_told_update() -> None:
     from salience.llm.heuristic.discourse import others_change, replaced_things
 
     assert not others_change("they bumped it to 1590 starting next month")  # my rent
-    assert replaced_things("switched to korean, got a tutor") == []
-    assert replaced_things("moved my savings over to marcus") == [["savings"]]
+    assert replaced_things("switched to korean, got a tutor") == ()
+    assert replaced_things("moved my savings over to marcus") == (("savings",),)
     old = mem("a", "i keep all my passwords in lastpass", 0)
     new = mem("b", "switched my passwords over to bitwarden, old vault deleted", 20)
     near = sims({frozenset(("a", "b")): 0.90})
     assert updates_above([old, *chatter(5), new], near, gate,
                          query="which password manager do i use?", close=close_weak) == {"a": "b"}
+
+
+def test_whose_change_reads_each_change_word_against_its_clause_in_linear_time() -> None:
+    from salience.llm.heuristic.discourse import others_change
+
+    assert others_change("half the office swapped to macbooks, the doctor switched her to x")
+    assert not others_change("half the office swapped to macbooks, and i switched to linux")
+    # many change words: no one else's news alone (and no quadratic read of a long text)
+    assert not others_change("half the office swapped to macbooks, " * 2500)

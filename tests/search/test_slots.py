@@ -33,6 +33,10 @@ def test_a_newer_claim_that_adds_or_tells_of_the_past_leaves_the_older_current()
     assert stale_ids([notion, journal]) == {}
     switch = mem("c", "moved all my notes from notion to obsidian", 14)
     assert stale_ids([notion, switch]) == {"a": "c"}
+    # a past tense or an "also" beside an announced change still replaces (review)
+    rent = mem("r", "my rent is 1450 a month", 0)
+    assert stale_ids([rent, mem("s", "the landlord was cheeky, my rent is 1650 a month now",
+                                    9)]) == {"r": "s"}
 
 
 def test_every_older_value_points_at_the_newest() -> None:

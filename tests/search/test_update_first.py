@@ -529,6 +529,10 @@ def test_for_a_question_about_the_user_their_news_of_others_follows_their_own_st
     assert not others_news_for(memories["p"], "who is my manager?")
     assert others_news_for(mem("b", "my boss chris supports arsenal", 1),
                            "which team does chris support?")  # a name is no thing of mine
+    # design B's relevance (the RRF presets) is no distance: it is not read as one
+    rrf = [("l", 0.95, {"relevance": 0.8}), ("x", 0.9, {"relevance": 0.6}),
+           ("c", 0.85, {"relevance": 0.6}), ("r", 0.8, {"relevance": 0.1})]
+    assert self_first("which team am i on?", rrf, memories, window=10) == rrf
     # no own statement in the window: nothing to follow
     del memories["o"]
     ranked = [r for r in ranked if r[0] != "o"]

@@ -713,7 +713,7 @@ def self_first(
     ms = [memories[i] for i, _, _ in head]
     personal = [user_said(m) and not derived(m) for m in ms]
     other = [p and others_news_for(m, query) for p, m in zip(personal, ms, strict=True)]
-    rel = [e.get("relevance") for _, _, e in head]
+    rel = [e.get("relevance") if "formula" in e else None for _, _, e in head]  # a distance
     known = [r for r in rel if r is not None]
     floor = statistics.median(known) if len(known) >= 3 else None
     # the user's own statement on the question's thing: it says a thing the question names,

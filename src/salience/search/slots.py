@@ -31,7 +31,7 @@ from functools import cache
 from typing import Protocol
 
 from ..llm.heuristic.claims import PETS, RELATION_WORDS, Claim, claims
-from ..llm.heuristic.contradiction import conflict
+from ..llm.heuristic.contradiction import conflict, only_adds
 from ..llm.heuristic.text import stem, words
 from ..models import Memory, MemoryType, SearchHit
 from ..models.text import cached_stem, text_cache
@@ -415,9 +415,9 @@ def stale_ids(memories: Sequence[Memory], *, claims_fn: ClaimsFn = claims) -> di
     """{id of a stale memory: id of the newest memory among `memories` that contradicts it}.
 
     A memory is stale when a memory stated after it makes a claim on the same subject and slot
-    with another value (or denies its value) — unless that one only adds to what was said or
-    tells of the past ("i also keep a journal in obsidian" leaves "i use notion for my work
-    notes" current; `replaces_nothing`). Memories stated at the same instant, or without
+    with another value (or denies its value) — unless that one only adds to what was said
+    ("i also keep a journal in obsidian" leaves "i use notion for my work notes" current;
+    `contradiction.only_adds`, the rule ingest applies). Memories stated at the same instant, or without
     a time, never make each other stale. Claims are read from the content (who speaks and an
     email's sender are there, not in the summary)."""
     items = [(m, stated_at(m), claims_fn(statement_text(m))) for m in memories]
@@ -428,7 +428,8 @@ def stale_ids(memories: Sequence[Memory], *, claims_fn: ClaimsFn = claims) -> di
         for new, t_new, c_new in reversed(items[i + 1:]):  # newest first
             if t_new is None or t_old is None or not t_new > t_old:
                 break
-            if any(conflict(a, b) for a in c_new for b in c_old) and not replaces_nothing(new):
+            if any(conflict(a, b) for a in c_new for b in c_old) and not only_adds(
+                    statement_text(new)):
                 out[old.id] = new.id
                 break
     return out
@@ -878,13 +879,13 @@ def nearest_update(
     from ..llm.heuristic.discourse import about_others
 
     others = [m for m in head if m.id not in (old.id, new.id)]
+    if announced:  # a question, a request or chatter is no rival answer on the topic
+        others = [m for m in others if _rival_statement(m, new)]
     if len(others) < (ANNOUNCED_OTHERS if announced else NEAREST_OTHERS):
         return False  # nearest among too few says nothing
     sim = similarity(old, new)
     if sim is None or sim < gate(old, new) - NEAREST_SLACK:
         return False
-    if announced:  # a question, a request or chatter is no rival answer on the topic
-        others = [m for m in others if _rival_statement(m, new)]
     if any((similarity(old, m) or 0.0) >= sim for m in others):
         return False
     r_old, r_new = _read(_topic_text(old)), _read(_topic_text(new))
@@ -949,7 +950,7 @@ def _another_change(old: Memory, new: Memory, asked: set[str] | frozenset[str]) 
         return True
     theirs = topic_words(old) | frozenset(asked)
     for replaced in replaced_things(text):
-        if replaced == ["her"] or (replaced and not any(
+        if replaced == ("her",) or (replaced and not any(
                 cached_stem(w) in theirs for w in replaced)):
             return True
     return False

@@ -347,7 +347,7 @@ def update_words(text: str) -> frozenset[str]:
 #: change words that start or acquire something ("bought", "signed up", "joined"): they add a
 #: thing as often as they replace one
 _ONSET_RE = re.compile(
-    r"^(?:bought|sold|signed (?:up|with|on)|started|starting\b.*|began|joined|enrolled|adopted|"
+    r"^(?:bought|signed (?:up|with|on)|started|starting\b.*|began|joined|enrolled|adopted|"
     r"picked up|took (?:a|the|up|over|on)|accepted\b.*|first (?:day|week|shift|month)\b.*)$",
     re.I)
 #: a replacement verb with what it replaces before "to/into/over/…" ("switched electricity to
@@ -376,6 +376,7 @@ def change_told(text: str) -> list[tuple[str, str]]:
             for m in _UPDATE_RE.finditer(sentence)]
 
 
+@text_cache(4096)
 def only_onsets(text: str) -> bool:
     """Whether every change `text` announces starts or acquires something ("bought a used
     vespa", "signed up for spin classes"): it adds a thing as often as it replaces one."""
@@ -383,39 +384,57 @@ def only_onsets(text: str) -> bool:
     return bool(told) and all(_ONSET_RE.match(word) for _, word in told)
 
 
+#: at most this many change words are read for whose change it is: a text with more is no
+#: one else's news alone (and reading each against its clause stays linear)
+_OTHERS_MAX = 16
+
+
+@text_cache(4096)
 def others_change(text: str) -> bool:
     """Whether every change `text` announces is someone else's: the clause holding the change
     word has a person or group before it ("half the office swapped to macbooks", "the doctor
     switched her to amlodipine") and no word of the speaker's."""
+    from bisect import bisect_right
+
     from .lexicon import FIRST_NAMES
 
-    told = [(sentence, m) for sentence in _asserted(text) for m in _UPDATE_RE.finditer(sentence)]
-    if not told:
-        return False
-    for sentence, m in told:
-        before = _CLAUSE_BREAK.split(sentence[:m.start()])[-1]
-        after = _CLAUSE_BREAK.split(sentence[m.end():])[0]
-        subj = re.findall(r"[\w'’]+", before.lower())
-        clause = set(subj) | set(re.findall(r"[\w'’]+", after.lower()))
-        person = any(w in RELATIONS or w in FIRST_NAMES or w in _ACTORS for w in subj)
-        if not person or clause & _FIRST_PERSON:
-            return False
-    return True
+    seen = 0
+    for sentence in _asserted(text):
+        found = list(_UPDATE_RE.finditer(sentence))
+        if not found:
+            continue
+        breaks = [(b.start(), b.end()) for b in _CLAUSE_BREAK.finditer(sentence)]
+        starts = [b[0] for b in breaks]
+        for m in found:
+            seen += 1
+            if seen > _OTHERS_MAX:
+                return False
+            k = bisect_right(starts, m.start())  # breaks before the change word
+            begin = breaks[k - 1][1] if k else 0
+            k_after = bisect_right(starts, m.end() - 1)
+            end = breaks[k_after][0] if k_after < len(breaks) else len(sentence)
+            subj = re.findall(r"[\w'’]+", sentence[begin:m.start()].lower())
+            clause = set(subj) | set(re.findall(r"[\w'’]+", sentence[m.end():end].lower()))
+            person = any(w in RELATIONS or w in FIRST_NAMES or w in _ACTORS for w in subj)
+            if not person or clause & _FIRST_PERSON:
+                return False
+    return seen > 0
 
 
-def replaced_things(text: str) -> list[list[str]]:
+@text_cache(4096)
+def replaced_things(text: str) -> tuple[tuple[str, ...], ...]:
     """The words of what each replacement verb in `text` says it replaced ("switched
     *electricity* to …" → ["electricity"]); ["her"] for another's thing, [] for none named
-    ("switched to korean", "bumped it")."""
-    out: list[list[str]] = []
+    ("switched to korean", "bumped it"); a tuple, cached per text."""
+    out: list[tuple[str, ...]] = []
     for sentence in _asserted(text):
         for m in _REPLACED_THING.finditer(sentence):
             ws = [w.lower() for w in re.findall(r"[\w'+-]+", m.group("obj"))]
             if any(w in _OTHERS_OBJECT for w in ws):
-                out.append(["her"])
+                out.append(("her",))
                 continue
-            out.append([w for w in ws if w not in STOPWORDS and w not in _NO_THING])
-    return out
+            out.append(tuple(w for w in ws if w not in STOPWORDS and w not in _NO_THING))
+    return tuple(out)
 
 
 #: what makes a sentence not a statement of how things are: a hypothetical, a wish, a plan

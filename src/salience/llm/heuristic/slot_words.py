@@ -33,7 +33,7 @@ _AWAY = re.compile(
     r"\b(?:trip|holiday|holidays|vacation|visit|visiting|visited|honeymoon|weekend away|"
     r"conference|hotel|airbnb|friend's|friends'|parents'|mum's|mom's|dad's|sister's|"
     r"brother's|his|her|their|used to live|grew up|back when|would|might|maybe|someday|"
-    r"one day|staying|for (?:the next|a) (?:few |couple (?:of )?|\w+ )?(?:days?|nights?|weeks?)|"
+    r"one day|staying (?:at|with)|for (?:the next|a) (?:few |couple (?:of )?|\w+ )?(?:days?|nights?|weeks?)|"
     r"this week|until (?:the )?\w+day)\b",
     re.I,
 )
