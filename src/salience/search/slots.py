@@ -32,6 +32,7 @@ from typing import Protocol
 
 from ..llm.heuristic.claims import PETS, RELATION_WORDS, Claim, claims
 from ..llm.heuristic.contradiction import conflict, only_adds
+from ..llm.heuristic.discourse import SPEAKER_ACTS, SPEAKER_POSSESSIVES
 from ..llm.heuristic.text import stem, words
 from ..models import Memory, MemoryType, SearchHit
 from ..models.text import cached_stem, text_cache
@@ -258,8 +259,7 @@ def user_said(memory: Memory) -> bool:
 #: a question about the user themself: the user is its subject or object
 _ASKS_ABOUT_USER = re.compile(r"\b(?:i|i['’]m|im|me|my)\b", re.I)
 #: the words that make the speaker a statement's subject or object (not "my" alone)
-_SPEAKER_ACTS = frozenset({"i", "i'm", "im", "i've", "ive", "i'd", "i'll", "me", "myself", "we",
-                           "we're", "we've", "we'd", "we'll", "us", "ourselves"})
+_SPEAKER_ACTS = SPEAKER_ACTS
 
 
 def asks_about_user(query: str) -> bool:
@@ -284,7 +284,7 @@ def tells_of_self(memory: Memory) -> bool:
     """Whether a user's statement speaks of the user ("i'm on the payments team", "my diet is
     vegan") and is no news of someone else (`tells_of_someone_else`); a request ("translate
     'see you tomorrow' into german") does not."""
-    return bool(_speaker_words(memory) & (_SPEAKER_ACTS | {"my", "our", "mine", "ours"})) and (
+    return bool(_speaker_words(memory) & (_SPEAKER_ACTS | SPEAKER_POSSESSIVES)) and (
         not tells_of_someone_else(memory))
 
 

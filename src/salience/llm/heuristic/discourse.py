@@ -470,9 +470,12 @@ PAST_STATE_RE = re.compile(
     r"\b(?:my|our|his|her|their)\s+(?:first|old|previous|former|childhood)\b|"
     r"\b(?:was|were|used to)\b", re.I)
 #: the words of a speaker about themselves ("i", "my", "we", "our" …)
+#: the speaker's own words: as subject or object (`SPEAKER_ACTS`) and as owner
+SPEAKER_POSSESSIVES = frozenset({"my", "mine", "our", "ours"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'd", "i'll", "im", "ive", "me", "my", "mine",
                            "myself", "we", "we're", "we've", "we'd", "we'll", "us", "our",
                            "ours", "ourselves"})
+SPEAKER_ACTS = _FIRST_PERSON - SPEAKER_POSSESSIVES
 #: words that make another person a sentence's subject
 _THIRD_PERSON_WORDS = frozenset({"he", "she", "he's", "she's", "they", "they're", "his", "her",
                                  "their", "everyone", "everyone's", "everybody", "people",
